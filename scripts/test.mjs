@@ -1,0 +1,101 @@
+#!/usr/bin/env node
+// `npm test`: type-check, lint, then the whole suite on SQLite and again on PostgreSQL. PostgreSQL runs on a
+// throwaway cluster started here from /usr/lib/postgresql/*/bin (initdb as the `postgres` user when root,
+// 127.0.0.1, a free port, fsync off) and removed afterwards. Without PostgreSQL's binaries the PostgreSQL pass is
+// skipped loudly, and under CI=true that fails the run.
+import { execFileSync, spawnSync } from 'node:child_process'
+import { chmodSync, existsSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs'
+import { createServer } from 'node:net'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+
+const ci = process.env.CI === 'true' || process.env.CI === '1'
+const totals = { passed: 0, failed: 0, skipped: 0 }
+
+function step(name, cmd, args, env = {}) {
+  console.log(`\n▶ ${name}`)
+  const res = spawnSync(cmd, args, { stdio: 'inherit', env: { ...process.env, ...env } })
+  return res.status === 0
+}
+
+function vitest(label, env) {
+  const report = join(mkdtempSync(join(tmpdir(), 'finapi-report-')), 'report.json')
+  const ok = step(`tests on ${label}`, 'npx', ['vitest', 'run', '--reporter=default', '--reporter=json', `--outputFile.json=${report}`], env)
+  if (existsSync(report)) {
+    const r = JSON.parse(readFileSync(report, 'utf8'))
+    totals.passed += r.numPassedTests
+    totals.failed += r.numFailedTests + (r.numTotalTestSuites > 0 && r.numTotalTests === 0 ? 1 : 0)
+    totals.skipped += r.numPendingTests + r.numTodoTests
+    if (r.numTotalTests === 0) console.error(`✗ no tests ran on ${label}`)
+    return ok && r.numTotalTests > 0
+  }
+  totals.failed += 1
+  return false
+}
+
+function findPgBin() {
+  const root = '/usr/lib/postgresql'
+  if (!existsSync(root)) return undefined
+  const versions = readdirSync(root).filter((v) => existsSync(join(root, v, 'bin', 'initdb'))).sort((a, b) => Number(b) - Number(a))
+  return versions.length ? join(root, versions[0], 'bin') : undefined
+}
+
+function freePort() {
+  return new Promise((resolve, reject) => {
+    const srv = createServer()
+    srv.listen(0, '127.0.0.1', () => {
+      const { port } = srv.address()
+      srv.close(() => resolve(port))
+    })
+    srv.on('error', reject)
+  })
+}
+
+async function withPostgres(bin, fn) {
+  const isRoot = process.getuid?.() === 0
+  const dir = mkdtempSync(join(tmpdir(), 'finapi-pg-'))
+  const asOwner = (cmd, args) => {
+    const [file, argv] = isRoot ? ['runuser', ['-u', 'postgres', '--', join(bin, cmd), ...args]] : [join(bin, cmd), args]
+    execFileSync(file, argv, { stdio: ['ignore', 'ignore', 'inherit'] })
+  }
+  if (isRoot) {
+    chmodSync(dir, 0o700)
+    execFileSync('chown', ['postgres:postgres', dir])
+  }
+  const data = join(dir, 'data')
+  const port = await freePort()
+  try {
+    asOwner('initdb', ['-D', data, '-U', 'postgres', '-A', 'trust', '--no-sync', '-E', 'UTF8'])
+    const opts = `-F -p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c max_connections=200 -c synchronous_commit=off -c full_page_writes=off`
+    asOwner('pg_ctl', ['-D', data, '-o', opts, '-l', join(dir, 'log'), '-w', 'start'])
+    console.log(`\nPostgreSQL ${bin.split('/').at(-2)} test cluster on 127.0.0.1:${port}`)
+    return await fn(`postgres://postgres@127.0.0.1:${port}/postgres`)
+  } finally {
+    try {
+      asOwner('pg_ctl', ['-D', data, '-m', 'immediate', '-w', 'stop'])
+    } catch {
+      // The cluster may not have started; the folder is removed either way.
+    }
+    rmSync(dir, { recursive: true, force: true })
+  }
+}
+
+let ok = step('type-check', 'npx', ['tsc', '--noEmit'])
+ok = step('lint', 'npx', ['eslint', '.', '--max-warnings=0']) && ok
+ok = vitest('SQLite', {}) && ok
+
+const pgBin = findPgBin()
+if (pgBin) {
+  ok = (await withPostgres(pgBin, (adminUrl) => vitest('PostgreSQL', { TEST_PG_ADMIN_URL: adminUrl }))) && ok
+} else {
+  const banner = '!'.repeat(78)
+  console.error(`\n${banner}\n!! PostgreSQL SKIPPED: no /usr/lib/postgresql/*/bin/initdb on this machine.`)
+  console.error(`!! Install it (apt-get install -y postgresql) to run the suite on PostgreSQL too.\n${banner}\n`)
+  if (ci) {
+    console.error('CI=true: PostgreSQL is required; failing.')
+    ok = false
+  }
+}
+
+console.log(`\ntests: ${totals.passed} passed, ${totals.failed} failed, ${totals.skipped} skipped`)
+process.exit(ok ? 0 : 1)

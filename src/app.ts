@@ -1,0 +1,102 @@
+// The composition root: builds the whole HTTP application from config and infrastructure. The server entry
+// and the test harness both call buildApp, so tests run the same app on a fresh database and a fake clock.
+import { randomUUID } from 'node:crypto'
+import { readFileSync } from 'node:fs'
+import type { IncomingMessage, ServerResponse } from 'node:http'
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
+import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance, type RawServerDefault } from 'fastify'
+import type { Logger } from 'pino'
+import { createApplicationService, type ApplicationService } from './applications/service.js'
+import type { Config } from './config.js'
+import type { Clock } from './platform/clock.js'
+import type { Db } from './platform/db/database.js'
+import { gateway } from './platform/gateway/plugin.js'
+import { healthRoutes } from './platform/health.js'
+import { createMaintenanceSwitch, type MaintenanceSwitch } from './platform/maintenance.js'
+import { metricsPlugin } from './platform/metrics.js'
+import { openapiPlugin } from './platform/openapi.js'
+
+export const VERSION: string = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')).version
+
+export interface Services {
+  applications: ApplicationService
+  maintenance: MaintenanceSwitch
+}
+
+/** The app as features see it: TypeBox schemas give each handler its types. */
+export type App = FastifyInstance<RawServerDefault, IncomingMessage, ServerResponse, FastifyBaseLogger, TypeBoxTypeProvider>
+
+/** A capability mounted under /v2, behind the gateway. */
+export type V2Feature = (v2: App, services: Services) => Promise<void>
+
+export interface AppDeps {
+  config: Config
+  db: Db
+  clock: Clock
+  logger: Logger
+  /** How often each process re-reads shared switches such as maintenance. */
+  settingsPollMs?: number
+  /** Mounted after the built-in features; the tests use it to put probe routes behind the gateway. */
+  extraV2Features?: V2Feature[]
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    services: Services
+  }
+}
+
+// Accept a caller's correlation id only when it is a plain token, so it is safe to echo and to log.
+const CORRELATION_ID = /^[\w.:-]{1,128}$/
+
+function correlationId(req: IncomingMessage): string {
+  for (const name of ['x-correlationid', 'x-svc-correlationid']) {
+    const value = req.headers[name]
+    if (typeof value === 'string' && CORRELATION_ID.test(value)) return value
+  }
+  return randomUUID()
+}
+
+export async function buildApp(deps: AppDeps): Promise<App> {
+  const { config, db, clock, logger } = deps
+  const app = Fastify({
+    loggerInstance: logger as FastifyBaseLogger,
+    genReqId: correlationId,
+    requestIdHeader: false,
+    logController: new LogController({ requestIdLogLabel: 'correlationId' }),
+    bodyLimit: config.bodyLimitBytes,
+    requestTimeout: 30_000,
+  }).withTypeProvider<TypeBoxTypeProvider>()
+
+  const services: Services = {
+    applications: createApplicationService({ db, clock }),
+    maintenance: createMaintenanceSwitch({ db, clock, onError: (err) => logger.warn({ err }, 'maintenance poll failed') }),
+  }
+  await services.maintenance.refresh()
+  services.maintenance.start(deps.settingsPollMs ?? 5_000)
+  app.decorate('services', services)
+  app.addHook('onClose', async () => services.maintenance.stop())
+
+  app.addHook('onRequest', (request, reply, done) => {
+    reply.header('X-CorrelationID', request.id)
+    done()
+  })
+
+  await app.register(metricsPlugin)
+  await app.register(openapiPlugin, { version: VERSION })
+  await app.register(healthRoutes, { db })
+
+  await app.register(
+    async (v2) => {
+      await v2.register(gateway, {
+        applications: services.applications,
+        maintenance: services.maintenance,
+        rateLimitPerMinute: config.rateLimitPerMinute,
+      })
+      for (const feature of deps.extraV2Features ?? []) await feature(v2, services)
+    },
+    { prefix: '/v2' },
+  )
+
+  return app
+}

@@ -1,0 +1,42 @@
+import { describe, expect, it } from 'vitest'
+import { ConfigError, DEFAULT_SANDBOX_API_KEY, loadConfig } from './config.js'
+
+describe('loadConfig', () => {
+  it('gives a runnable sandbox from an empty environment', () => {
+    const config = loadConfig({})
+    expect(config).toMatchObject({ mode: 'sandbox', host: '127.0.0.1', port: 3000, databaseUrl: 'sqlite:./data/finapi.db', sandboxApiKey: DEFAULT_SANDBOX_API_KEY })
+    expect(Object.isFrozen(config)).toBe(true)
+  })
+
+  it('parses numbers and accepts PostgreSQL URLs', () => {
+    const config = loadConfig({ PORT: '8080', RATE_LIMIT_PER_MINUTE: '50', DATABASE_URL: 'postgres://u@h/db' })
+    expect(config.port).toBe(8080)
+    expect(config.rateLimitPerMinute).toBe(50)
+    expect(config.databaseUrl).toBe('postgres://u@h/db')
+  })
+
+  it.each([
+    ['PORT', 'abc'],
+    ['PORT', '70000'],
+    ['MODE', 'staging'],
+    ['RATE_LIMIT_PER_MINUTE', '0'],
+    ['DATABASE_URL', 'mysql://x'],
+    ['LOG_LEVEL', 'loud'],
+    ['SANDBOX_API_KEY', 'short'],
+  ])('a bad %s=%s stops the boot with a message naming it', (name, value) => {
+    expect(() => loadConfig({ [name]: value })).toThrow(ConfigError)
+    expect(() => loadConfig({ [name]: value })).toThrow(new RegExp(`^Invalid environment variable ${name}=`))
+  })
+
+  it('production refuses to start on the default database', () => {
+    expect(() => loadConfig({ MODE: 'production' })).toThrow(/DATABASE_URL must be set/)
+  })
+
+  it('production refuses any sandbox setting', () => {
+    expect(() => loadConfig({ MODE: 'production', DATABASE_URL: 'sqlite:/tmp/x.db', SANDBOX_API_KEY: DEFAULT_SANDBOX_API_KEY })).toThrow(/SANDBOX_API_KEY/)
+  })
+
+  it('production has no sandbox key', () => {
+    expect(loadConfig({ MODE: 'production', DATABASE_URL: 'sqlite:/tmp/x.db' }).sandboxApiKey).toBeUndefined()
+  })
+})

@@ -1,0 +1,76 @@
+// Configuration is read from the environment once, at boot, checked against one schema and frozen.
+// Nothing else in the code base reads process.env.
+import { Type, type Static } from 'typebox'
+import { Value } from 'typebox/value'
+
+/** The documented sandbox key: "one shared key for all developers" (banking spec, Authentication 1). */
+export const DEFAULT_SANDBOX_API_KEY = 'sandbox-key-finapi'
+export const DEFAULT_SQLITE_URL = 'sqlite:./data/finapi.db'
+
+const EnvSchema = Type.Object({
+  MODE: Type.Enum(['sandbox', 'production'], { default: 'sandbox' }),
+  HOST: Type.String({ minLength: 1, default: '127.0.0.1' }),
+  PORT: Type.Integer({ minimum: 0, maximum: 65535, default: 3000 }),
+  DATABASE_URL: Type.Optional(Type.String({ pattern: '^(sqlite:.+|postgres(ql)?://.+)$' })),
+  SANDBOX_API_KEY: Type.Optional(Type.String({ minLength: 8, maxLength: 256 })),
+  RATE_LIMIT_PER_MINUTE: Type.Integer({ minimum: 1, default: 1000 }),
+  BODY_LIMIT_BYTES: Type.Integer({ minimum: 1024, maximum: 10_485_760, default: 65_536 }),
+  LOG_LEVEL: Type.Enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], { default: 'info' }),
+})
+
+export interface Config {
+  readonly mode: 'sandbox' | 'production'
+  readonly host: string
+  readonly port: number
+  readonly databaseUrl: string
+  /** Present in sandbox mode only. */
+  readonly sandboxApiKey: string | undefined
+  readonly rateLimitPerMinute: number
+  readonly bodyLimitBytes: number
+  readonly logLevel: string
+}
+
+export class ConfigError extends Error {
+  override name = 'ConfigError'
+}
+
+type Env = Record<string, string | undefined>
+
+/** Parses and freezes the configuration; throws ConfigError naming the offending variable. */
+export function loadConfig(env: Env): Config {
+  const raw: Record<string, unknown> = {}
+  for (const key of Object.keys(EnvSchema.properties)) {
+    const value = env[key]
+    if (value !== undefined && value !== '') raw[key] = value
+  }
+  const withDefaults = Value.Default(EnvSchema, raw)
+  const converted = Value.Convert(EnvSchema, withDefaults)
+  const errors = [...Value.Errors(EnvSchema, converted)]
+  if (errors.length > 0) {
+    const first = errors[0]!
+    const variable = first.instancePath.replace(/^\//, '')
+    const allowed = (first.params as { allowedValues?: unknown[] }).allowedValues
+    const hint = allowed ? ` (one of ${allowed.join(', ')})` : ''
+    throw new ConfigError(`Invalid environment variable ${variable}=${JSON.stringify(raw[variable] ?? '')}: ${first.message}${hint}`)
+  }
+  const e = converted as Static<typeof EnvSchema>
+
+  if (e.MODE === 'production') {
+    // Production never runs on a default: a missing database or a leftover sandbox setting stops the boot.
+    if (e.DATABASE_URL === undefined) throw new ConfigError('DATABASE_URL must be set when MODE=production')
+    if (e.SANDBOX_API_KEY !== undefined) {
+      throw new ConfigError('SANDBOX_API_KEY is a sandbox setting and must not be set when MODE=production')
+    }
+  }
+
+  return Object.freeze({
+    mode: e.MODE,
+    host: e.HOST,
+    port: e.PORT,
+    databaseUrl: e.DATABASE_URL ?? DEFAULT_SQLITE_URL,
+    sandboxApiKey: e.MODE === 'sandbox' ? (e.SANDBOX_API_KEY ?? DEFAULT_SANDBOX_API_KEY) : undefined,
+    rateLimitPerMinute: e.RATE_LIMIT_PER_MINUTE,
+    bodyLimitBytes: e.BODY_LIMIT_BYTES,
+    logLevel: e.LOG_LEVEL,
+  })
+}

@@ -1,0 +1,76 @@
+// Opens the one database the process uses: SQLite through better-sqlite3 (the zero-setup default) or
+// PostgreSQL through pg (several server processes sharing one database).
+import { mkdirSync } from 'node:fs'
+import { dirname, resolve } from 'node:path'
+import SQLite from 'better-sqlite3'
+import { Kysely, PostgresDialect, SqliteDialect, sql, type SqliteDatabase } from 'kysely'
+import pg from 'pg'
+import type { Database } from './schema.js'
+
+export type Dialect = 'sqlite' | 'postgres'
+
+export interface Db {
+  readonly kysely: Kysely<Database>
+  readonly dialect: Dialect
+  /** Cheap round trip for readiness checks. */
+  ping(): Promise<void>
+  close(): Promise<void>
+}
+
+export function openDatabase(url: string): Db {
+  if (url.startsWith('sqlite:')) return openSqlite(url.slice('sqlite:'.length))
+  if (/^postgres(ql)?:\/\//.test(url)) return openPostgres(url)
+  throw new Error(`Unsupported DATABASE_URL scheme: ${url.split(':')[0]}`)
+}
+
+function openSqlite(path: string): Db {
+  const inMemory = path === ':memory:'
+  if (!inMemory) mkdirSync(dirname(resolve(path)), { recursive: true })
+  const native = new SQLite(inMemory ? ':memory:' : resolve(path))
+  // WAL lets readers run beside the writer and survives a crash without losing committed transactions.
+  native.pragma('journal_mode = WAL')
+  native.pragma('synchronous = NORMAL')
+  native.pragma('foreign_keys = ON')
+  // Another process (a CLI command, a second server) may hold the write lock for a moment.
+  native.pragma('busy_timeout = 5000')
+  return wrap(new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(native) }) }), 'sqlite')
+}
+
+const STATEMENT_CACHE_SIZE = 500
+
+/**
+ * Kysely's SQLite driver prepares every query anew, which costs as much as running it. The SQL text of a query
+ * builder call is the same each time (values are bound parameters), so prepared statements are reused by text.
+ * Safe because better-sqlite3 runs each statement to completion synchronously.
+ */
+function withStatementCache(native: SQLite.Database): SqliteDatabase {
+  const cache = new Map<string, SQLite.Statement>()
+  return {
+    close: () => native.close(),
+    prepare(sqlText: string) {
+      let statement = cache.get(sqlText)
+      if (!statement) {
+        statement = native.prepare(sqlText)
+        if (cache.size >= STATEMENT_CACHE_SIZE) cache.delete(cache.keys().next().value!)
+        cache.set(sqlText, statement)
+      }
+      return statement
+    },
+  }
+}
+
+function openPostgres(url: string): Db {
+  const pool = new pg.Pool({ connectionString: url, max: 10 })
+  return wrap(new Kysely<Database>({ dialect: new PostgresDialect({ pool }) }), 'postgres')
+}
+
+function wrap(kysely: Kysely<Database>, dialect: Dialect): Db {
+  return {
+    kysely,
+    dialect,
+    ping: async () => {
+      await sql`select 1`.execute(kysely)
+    },
+    close: () => kysely.destroy(),
+  }
+}

@@ -1,0 +1,21 @@
+// One ordered migration history for both dialects, applied at start and by `finapi migrate`.
+// Kysely's migrator takes a lock (a row lock on PostgreSQL), so two processes starting at once do not race.
+import { Migrator, type Migration, type MigrationProvider } from 'kysely'
+import type { Db } from './database.js'
+import * as m0001 from '../../migrations/0001_foundation.js'
+
+const migrations: Record<string, Migration> = {
+  '0001_foundation': m0001,
+}
+
+const provider: MigrationProvider = { getMigrations: async () => migrations }
+
+export async function migrateToLatest(db: Db): Promise<string[]> {
+  const migrator = new Migrator({ db: db.kysely, provider })
+  const { error, results } = await migrator.migrateToLatest()
+  if (error) {
+    const failed = results?.find((r) => r.status === 'Error')
+    throw new Error(`Migration ${failed?.migrationName ?? '(unknown)'} failed: ${String(error)}`, { cause: error })
+  }
+  return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName)
+}

@@ -1,0 +1,116 @@
+// The banking gateway contract, enforced once for every route registered under /v2 (registered into the /v2
+// scope with fastify-plugin, so its hooks, error handler and not-found handler cover that whole scope):
+// maintenance, the x-svc-key and User-Agent headers, the `v` version parameter, per-key throttling, and the
+// mapping of every failure to the one error table. It also writes these rules into each route's OpenAPI schema.
+import rateLimit from '@fastify/rate-limit'
+import type { FastifyError, FastifyReply, FastifyRequest, RouteOptions } from 'fastify'
+import fp from 'fastify-plugin'
+import { Type, type TSchema } from 'typebox'
+import type { Application, ApplicationService } from '../../applications/service.js'
+import { ApiError, statusBlock } from '../errors.js'
+import type { MaintenanceSwitch } from '../maintenance.js'
+import { GATEWAY_ERROR_CODES, errorResponses } from './schemas.js'
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** The calling application, set by the gateway before any /v2 handler runs. */
+    application?: Application
+  }
+}
+
+export interface GatewayOptions {
+  applications: Pick<ApplicationService, 'authenticate'>
+  maintenance: Pick<MaintenanceSwitch, 'isOn'>
+  rateLimitPerMinute: number
+}
+
+const VERSION_PARAM = Type.String({ enum: ['1'], description: 'Interface version; the only value is 1 (API-422 otherwise)' })
+
+export const gateway = fp<GatewayOptions>(async (v2, opts) => {
+  v2.addHook('onRoute', documentContract)
+
+  v2.addHook('onRequest', async (request) => {
+    if (opts.maintenance.isOn()) throw new ApiError('API-522')
+    const key = singleHeader(request, 'x-svc-key')
+    const userAgent = singleHeader(request, 'user-agent')
+    if (!key || !userAgent) {
+      throw new ApiError('API-420', [{ field: key ? 'User-Agent' : 'x-svc-key', reason: 'required header is missing' }])
+    }
+    const application = await opts.applications.authenticate(key)
+    if (!application) throw new ApiError('API-440')
+    request.application = application
+    // An unknown path has no version to check: it answers API-404 from the not-found handler.
+    if (!request.is404 && (request.query as Record<string, unknown> | undefined)?.v !== '1') throw new ApiError('API-422')
+  })
+
+  await v2.register(rateLimit, {
+    global: true,
+    // After onRequest, so the key is known and unknown keys never consume anyone's allowance.
+    hook: 'preParsing',
+    max: opts.rateLimitPerMinute,
+    timeWindow: 60_000,
+    keyGenerator: (request) => request.application?.id ?? request.ip,
+    errorResponseBuilder: () => new ApiError('API-521'),
+  })
+
+  v2.setErrorHandler(handleError)
+  v2.setNotFoundHandler(async () => {
+    throw new ApiError('API-404')
+  })
+})
+
+function singleHeader(request: FastifyRequest, name: string): string | undefined {
+  const value = request.headers[name]
+  const text = Array.isArray(value) ? value[0] : value
+  return text?.trim() ? text : undefined
+}
+
+function handleError(error: FastifyError | ApiError, request: FastifyRequest, reply: FastifyReply) {
+  const apiError = toApiError(error)
+  if (apiError.code === 'API-520') {
+    request.log.error({ err: error }, 'unexpected failure')
+  } else {
+    request.log.info({ code: apiError.code, details: apiError.details }, 'request rejected')
+  }
+  return reply.code(apiError.httpStatus).headers(apiError.headers).send({ status: statusBlock(apiError.code, apiError.details) })
+}
+
+/** Maps anything thrown while serving a /v2 request to exactly one code of the error table. */
+export function toApiError(error: FastifyError | ApiError): ApiError {
+  if (error instanceof ApiError) return error
+  if (error.validation) {
+    const context = error.validationContext ?? 'request'
+    return new ApiError(
+      'API-420',
+      error.validation.map((v) => ({ field: fieldName(context, v.instancePath, v.params), reason: v.message ?? 'is invalid' })),
+    )
+  }
+  const status = error.statusCode ?? 500
+  // Fastify's own client errors: malformed JSON, an unsupported content type, a body over the limit, a bad URL.
+  if (status >= 400 && status < 500) {
+    const reason = status === 413 ? 'body is too large' : status === 415 ? 'unsupported content type' : 'malformed request'
+    return new ApiError(status === 404 ? 'API-404' : 'API-420', status === 404 ? [] : [{ reason }])
+  }
+  return new ApiError('API-520')
+}
+
+function fieldName(context: string, instancePath: string, params: Record<string, unknown>): string {
+  const path = instancePath.split('/').filter(Boolean)
+  const missing = params['missingProperty']
+  if (typeof missing === 'string') path.push(missing)
+  return [context === 'body' ? undefined : context, ...path].filter(Boolean).join('.')
+}
+
+/** Writes the gateway's rules into each /v2 route's schema so the OpenAPI document shows them. */
+function documentContract(route: RouteOptions) {
+  const schema = (route.schema ??= {}) as Record<string, unknown>
+  schema['security'] ??= [{ svcKey: [] }]
+  const qs = schema['querystring'] as { properties?: Record<string, TSchema>; required?: string[] } | undefined
+  // Fastify calls onRoute again for the HEAD twin of a GET route, with the same schema object.
+  if (qs?.properties?.['v'] === undefined) {
+    schema['querystring'] = qs
+      ? { ...qs, properties: { v: VERSION_PARAM, ...qs.properties }, required: ['v', ...(qs.required ?? [])] }
+      : Type.Object({ v: VERSION_PARAM })
+  }
+  schema['response'] = { ...errorResponses(GATEWAY_ERROR_CODES), ...(schema['response'] as object | undefined) }
+}

@@ -1,0 +1,26 @@
+// The OpenAPI document is generated from the route schemas (which the gateway enriches with its own rules);
+// /openapi.json serves it and /docs renders it.
+import swagger from '@fastify/swagger'
+import swaggerUi from '@fastify/swagger-ui'
+import type { FastifyInstance } from 'fastify'
+import fp from 'fastify-plugin'
+
+const DESCRIPTION = `Account-holder banking interface (\`/v2\`).
+
+Every \`/v2\` request carries \`x-svc-key\` (the application key) and \`User-Agent\`, and the query parameter \`v=1\`.
+Send \`X-CorrelationID\` (or \`x-svc-correlationid\`) to trace a call; the response echoes it as \`X-CorrelationID\`,
+or a generated UUID when none was sent. Every body, errors included, carries \`status: {code, message}\`.`
+
+export const openapiPlugin = fp(async (app: FastifyInstance, opts: { version: string }) => {
+  await app.register(swagger, {
+    openapi: {
+      openapi: '3.1.0',
+      info: { title: 'finapi', version: opts.version, description: DESCRIPTION },
+      components: {
+        securitySchemes: { svcKey: { type: 'apiKey', in: 'header', name: 'x-svc-key', description: 'Application key' } },
+      },
+    },
+  })
+  await app.register(swaggerUi, { routePrefix: '/docs' })
+  app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger())
+})

@@ -1,0 +1,71 @@
+// The OpenAPI document: valid, generated from the routes, and in agreement with the one error table, which in
+// turn must be exactly the spec's Errors table.
+import { existsSync, readFileSync } from 'node:fs'
+import { Validator } from '@seriousme/openapi-schema-validator'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { API_STATUS } from '../src/platform/errors.js'
+import { GATEWAY_ERROR_CODES } from '../src/platform/gateway/schemas.js'
+import { startTestApp, type TestApp } from './support/harness.js'
+import { probeFeature } from './support/probe.js'
+
+let t: TestApp
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- the document is inspected as plain JSON
+let doc: any
+beforeAll(async () => {
+  t = await startTestApp({ features: [probeFeature] })
+  doc = (await t.call('GET', '/openapi.json', { headers: { 'x-svc-key': undefined } })).json
+})
+afterAll(() => t.close())
+
+describe('/openapi.json', () => {
+  it('is a valid OpenAPI 3.1 document', async () => {
+    const result = await new Validator().validate(doc)
+    expect(result.errors).toBeUndefined()
+    expect(result.valid).toBe(true)
+    expect(doc.openapi).toBe('3.1.0')
+  })
+
+  it('documents every gateway error on every /v2 operation, at its HTTP status, with its code', () => {
+    const operations = Object.entries(doc.paths).filter(([path]) => path.startsWith('/v2/'))
+    expect(operations.length).toBeGreaterThan(0)
+    for (const [path, methods] of operations) {
+      for (const [method, op] of Object.entries(methods as Record<string, { responses: Record<string, unknown> }>)) {
+        for (const code of GATEWAY_ERROR_CODES) {
+          const response = op.responses[String(API_STATUS[code].http)] as { content: Record<string, { schema: { properties: { status: { properties: { code: { enum: string[] } } } } } }> } | undefined
+          expect(response, `${method} ${path} documents ${code}`).toBeDefined()
+          const codes = response!.content['application/json']!.schema.properties.status.properties.code.enum
+          expect(codes, `${method} ${path} ${code}`).toContain(code)
+        }
+      }
+    }
+  })
+
+  it('documents the version parameter and the application key on /v2 operations', () => {
+    const op = doc.paths['/v2/probe'].get
+    expect(op.parameters).toContainEqual(expect.objectContaining({ name: 'v', in: 'query', required: true }))
+    expect(op.security).toEqual([{ svcKey: [] }])
+    expect(doc.components.securitySchemes.svcKey).toMatchObject({ type: 'apiKey', in: 'header', name: 'x-svc-key' })
+  })
+
+  it('every error code the error table holds is one the spec names, and vice versa', () => {
+    const specPath = new URL('../../shared/spec/banking-interface.md', import.meta.url)
+    if (!existsSync(specPath)) {
+      if (process.env['CI']) throw new Error(`spec not found at ${specPath.pathname}; CI must have shared/ beside the clone`)
+      console.warn('\n*** SKIPPED: spec table comparison (../shared/spec not present) ***\n')
+      return
+    }
+    const spec = readFileSync(specPath, 'utf8')
+    const rows = [...spec.matchAll(/^\| (API-\d{3}) \| ([^|]+) \| (\d{3}) \|$/gm)].map((m) => [m[1], { message: m[2]!.trim(), http: Number(m[3]) }])
+    expect(rows.length).toBe(12)
+    expect(Object.fromEntries(rows)).toEqual(API_STATUS)
+  })
+})
+
+describe('/docs', () => {
+  it('serves the interactive documentation', async () => {
+    const res = await t.call('GET', '/docs/', { headers: { 'x-svc-key': undefined } })
+    expect(res.status).toBe(200)
+    expect(res.headers['content-type']).toMatch(/text\/html/)
+    expect(res.text).toContain('swagger')
+  })
+})

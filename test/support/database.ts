@@ -1,0 +1,40 @@
+// A fresh, empty database for one test file: a new SQLite file, or a new PostgreSQL database on the throwaway
+// cluster that `npm test` starts (TEST_PG_ADMIN_URL). Returns its URL and a function that drops it.
+import { randomBytes } from 'node:crypto'
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import pg from 'pg'
+
+export interface TestDatabase {
+  url: string
+  drop(): Promise<void>
+}
+
+export const TEST_DIALECT: 'sqlite' | 'postgres' = process.env['TEST_PG_ADMIN_URL'] ? 'postgres' : 'sqlite'
+
+export async function createTestDatabase(): Promise<TestDatabase> {
+  const adminUrl = process.env['TEST_PG_ADMIN_URL']
+  if (!adminUrl) {
+    const dir = mkdtempSync(join(tmpdir(), 'finapi-test-'))
+    return { url: `sqlite:${join(dir, 'test.db')}`, drop: async () => rmSync(dir, { recursive: true, force: true }) }
+  }
+  const name = `t_${randomBytes(8).toString('hex')}`
+  await withAdmin(adminUrl, (c) => c.query(`CREATE DATABASE ${name}`))
+  const url = new URL(adminUrl)
+  url.pathname = `/${name}`
+  return {
+    url: url.toString(),
+    drop: () => withAdmin(adminUrl, (c) => c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`)).then(() => undefined),
+  }
+}
+
+async function withAdmin<T>(adminUrl: string, fn: (client: pg.Client) => Promise<T>): Promise<T> {
+  const client = new pg.Client({ connectionString: adminUrl })
+  await client.connect()
+  try {
+    return await fn(client)
+  } finally {
+    await client.end()
+  }
+}

@@ -1,0 +1,111 @@
+// Builds the real app on a fresh database, listens on 127.0.0.1, and talks to it over HTTP.
+import { Writable } from 'node:stream'
+import { request as httpRequest } from 'undici'
+import { buildApp, type App, type V2Feature } from '../../src/app.js'
+import { prepareDatabase } from '../../src/bootstrap.js'
+import { DEFAULT_SANDBOX_API_KEY, loadConfig, type Config } from '../../src/config.js'
+import type { Clock } from '../../src/platform/clock.js'
+import { openDatabase, type Db } from '../../src/platform/db/database.js'
+import { createLogger } from '../../src/platform/logger.js'
+import { createTestDatabase } from './database.js'
+
+export class FakeClock implements Clock {
+  constructor(private current = new Date('2026-01-15T00:00:00.000Z')) {}
+  now(): Date {
+    return new Date(this.current)
+  }
+  advance(ms: number): void {
+    this.current = new Date(this.current.getTime() + ms)
+  }
+}
+
+export interface Response {
+  status: number
+  headers: Record<string, string | string[] | undefined>
+  text: string
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- test assertions inspect arbitrary JSON
+  json: any
+}
+
+export interface CallOptions {
+  /** Headers to send; a header set to undefined is not sent at all (the defaults included). */
+  headers?: Record<string, string | undefined>
+  /** A value to send as JSON, or a string/Buffer to send as is. */
+  body?: unknown
+}
+
+export interface TestApp {
+  app: App
+  db: Db
+  clock: FakeClock
+  config: Config
+  baseUrl: string
+  sandboxKey: string
+  /** Every JSON log line the app wrote. */
+  logs: Record<string, unknown>[]
+  call(method: string, path: string, options?: CallOptions): Promise<Response>
+  close(): Promise<void>
+}
+
+export interface TestAppOptions {
+  env?: Record<string, string>
+  clock?: FakeClock
+  features?: V2Feature[]
+}
+
+export async function startTestApp(options: TestAppOptions = {}): Promise<TestApp> {
+  const database = await createTestDatabase()
+  const config = loadConfig({ MODE: 'sandbox', DATABASE_URL: database.url, LOG_LEVEL: 'info', ...options.env })
+  const clock = options.clock ?? new FakeClock()
+  const logs: Record<string, unknown>[] = []
+  const sink = new Writable({
+    write(chunk: Buffer, _enc, done) {
+      for (const line of chunk.toString('utf8').split('\n')) if (line) logs.push(JSON.parse(line) as Record<string, unknown>)
+      done()
+    },
+  })
+  const db = openDatabase(config.databaseUrl)
+  await prepareDatabase(config, db, clock)
+  const app = await buildApp({ config, db, clock, logger: createLogger(config.logLevel, sink), extraV2Features: options.features })
+  await app.listen({ host: '127.0.0.1', port: 0 })
+  const address = app.server.address()
+  const baseUrl = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`
+  const sandboxKey = config.sandboxApiKey ?? DEFAULT_SANDBOX_API_KEY
+
+  return {
+    app,
+    db,
+    clock,
+    config,
+    baseUrl,
+    sandboxKey,
+    logs,
+    call: (method, path, callOptions) => call(baseUrl, sandboxKey, method, path, callOptions),
+    async close() {
+      await app.close()
+      await db.close()
+      await database.drop()
+    },
+  }
+}
+
+export async function call(baseUrl: string, key: string, method: string, path: string, options: CallOptions = {}): Promise<Response> {
+  const headers: Record<string, string> = {}
+  const requested = { 'x-svc-key': key, 'user-agent': 'finapi-tests/1.0', ...options.headers }
+  for (const [name, value] of Object.entries(requested)) if (value !== undefined) headers[name] = value
+  let body: string | Buffer | undefined
+  if (typeof options.body === 'string' || Buffer.isBuffer(options.body)) body = options.body
+  else if (options.body !== undefined) {
+    body = JSON.stringify(options.body)
+    headers['content-type'] ??= 'application/json'
+  }
+  const res = await httpRequest(baseUrl + path, { method: method as 'GET', headers, body })
+  const text = await res.body.text()
+  let json: unknown
+  try {
+    json = JSON.parse(text)
+  } catch {
+    json = undefined
+  }
+  return { status: res.statusCode, headers: res.headers as Response['headers'], text, json }
+}

@@ -1,0 +1,38 @@
+// A probe feature mounted behind the gateway, so the gateway's rules are tested (and benchmarked) on real
+// routes of every shape: a GET with a query parameter, a POST with a JSON body, and one that fails unexpectedly.
+import { Type } from 'typebox'
+import type { V2Feature } from '../../src/app.js'
+import { SUCCESS } from '../../src/platform/errors.js'
+import { successBody } from '../../src/platform/gateway/schemas.js'
+
+export const probeFeature: V2Feature = async (v2) => {
+  v2.get(
+    '/probe',
+    {
+      schema: {
+        operationId: 'probeGet',
+        tags: ['probe'],
+        querystring: Type.Object({ echo: Type.Optional(Type.String({ maxLength: 20 })) }),
+        response: { 200: successBody({ echo: Type.String() }) },
+      },
+    },
+    async (request) => ({ status: SUCCESS, echo: request.query.echo ?? 'pong' }),
+  )
+
+  v2.post(
+    '/probe',
+    {
+      schema: {
+        operationId: 'probePost',
+        tags: ['probe'],
+        body: Type.Object({ name: Type.String({ minLength: 1 }), count: Type.Integer({ minimum: 0 }) }),
+        response: { 200: successBody({ name: Type.String(), count: Type.Integer() }) },
+      },
+    },
+    async (request) => ({ status: SUCCESS, name: request.body.name, count: request.body.count }),
+  )
+
+  v2.get('/probe/fail', { schema: { operationId: 'probeFail', tags: ['probe'] } }, async () => {
+    throw new Error('secret internal detail: connection string postgres://user:hunter2@db')
+  })
+}
