@@ -3,10 +3,14 @@
 import { randomUUID } from 'node:crypto'
 import { readFileSync } from 'node:fs'
 import type { IncomingMessage, ServerResponse } from 'node:http'
-import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
+import { TypeBoxValidatorCompiler, type TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
 import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance, type RawServerDefault } from 'fastify'
 import type { Logger } from 'pino'
 import { createApplicationService, type ApplicationService } from './applications/service.js'
+import { createAccountsService, type AccountsService } from './banking/accounts-service.js'
+import { createAuthService, type AuthService } from './banking/auth-service.js'
+import { bankingRoutes } from './banking/routes.js'
+import { SANDBOX_CUSTOMER_1_ID } from './banking/sandbox-data.js'
 import type { Config } from './config.js'
 import type { Clock } from './platform/clock.js'
 import type { Db } from './platform/db/database.js'
@@ -21,6 +25,8 @@ export const VERSION: string = JSON.parse(readFileSync(new URL('../package.json'
 export interface Services {
   applications: ApplicationService
   maintenance: MaintenanceSwitch
+  auth: AuthService
+  accounts: AccountsService
 }
 
 /** The app as features see it: TypeBox schemas give each handler its types. */
@@ -67,10 +73,19 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     bodyLimit: config.bodyLimitBytes,
     requestTimeout: 30_000,
   }).withTypeProvider<TypeBoxTypeProvider>()
+  // TypeBox validates: query strings and path parameters are converted to their types, bodies never are, so a
+  // number sent where the spec wants a string is an error rather than silently accepted.
+  app.setValidatorCompiler(TypeBoxValidatorCompiler)
 
   const services: Services = {
     applications: createApplicationService({ db, clock }),
     maintenance: createMaintenanceSwitch({ db, clock, onError: (err) => logger.warn({ err }, 'maintenance poll failed') }),
+    auth: createAuthService({
+      db,
+      clock,
+      options: { lenientCustomerId: config.mode === 'sandbox' && !config.sandboxStrictTokens ? SANDBOX_CUSTOMER_1_ID : undefined },
+    }),
+    accounts: createAccountsService({ db }),
   }
   await services.maintenance.refresh()
   services.maintenance.start(deps.settingsPollMs ?? 5_000)
@@ -93,6 +108,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
         maintenance: services.maintenance,
         rateLimitPerMinute: config.rateLimitPerMinute,
       })
+      await bankingRoutes(v2, services)
       for (const feature of deps.extraV2Features ?? []) await feature(v2, services)
     },
     { prefix: '/v2' },

@@ -1,5 +1,8 @@
-// What a database needs before a server may use it: the schema, and in sandbox mode the shared sandbox key.
+// What a database needs before a server may use it: the schema, and in sandbox mode the shared sandbox key and
+// the fixed sandbox customers (loaded once, through the same importer operators use).
 import { createApplicationService } from './applications/service.js'
+import { importData } from './banking/importer.js'
+import { SANDBOX_CUSTOMER_1_ID, sandboxDataset } from './banking/sandbox-data.js'
 import type { Config } from './config.js'
 import type { Clock } from './platform/clock.js'
 import type { Db } from './platform/db/database.js'
@@ -9,5 +12,17 @@ export async function prepareDatabase(config: Config, db: Db, clock: Clock): Pro
   await migrateToLatest(db)
   if (config.mode === 'sandbox' && config.sandboxApiKey) {
     await createApplicationService({ db, clock }).ensureSandboxKey(config.sandboxApiKey)
+    if (!(await sandboxLoaded(db))) {
+      try {
+        await importData({ db, clock }, sandboxDataset())
+      } catch (err) {
+        // Another process starting on the same database may have loaded it first.
+        if (!(await sandboxLoaded(db))) throw err
+      }
+    }
   }
+}
+
+async function sandboxLoaded(db: Db): Promise<boolean> {
+  return (await db.kysely.selectFrom('customers').select('id').where('id', '=', SANDBOX_CUSTOMER_1_ID).executeTakeFirst()) !== undefined
 }

@@ -1,6 +1,9 @@
 // The `finapi` command: serve, migrate, application keys and the maintenance switch.
 import { parseArgs } from 'node:util'
+import { readFile } from 'node:fs/promises'
 import { createApplicationService } from './applications/service.js'
+import { ImportFile } from './banking/import-schema.js'
+import { ImportError, importData, type Progress } from './banking/importer.js'
 import { prepareDatabase } from './bootstrap.js'
 import { ConfigError, loadConfig, type Config } from './config.js'
 import { systemClock } from './platform/clock.js'
@@ -17,6 +20,8 @@ const USAGE = `Usage: finapi <command>
   keys list                   list application keys
   keys revoke <id>            revoke an application key
   maintenance on|off|status   switch every server on this database to API-522 maintenance answers, or back
+  import <file.json>          load customers, credentials, accounts and exchange rates, all or nothing
+  import --schema             print the JSON Schema of the import file
 `
 
 class UsageError extends Error {}
@@ -64,6 +69,32 @@ async function maintenance(config: Config, action: string | undefined): Promise<
   })
 }
 
+async function importFile(config: Config, args: string[]): Promise<void> {
+  const { values, positionals } = parseArgs({ args, options: { schema: { type: 'boolean' } }, allowPositionals: true })
+  if (values.schema) {
+    process.stdout.write(JSON.stringify(ImportFile, null, 2) + '\n')
+    return
+  }
+  const path = positionals[0]
+  if (!path) throw new UsageError('import needs a file: finapi import <file.json>')
+  let data: unknown
+  try {
+    data = JSON.parse(await readFile(path, 'utf8'))
+  } catch (err) {
+    throw new UsageError(`cannot read ${path} as JSON: ${(err as Error).message}`)
+  }
+  // Progress goes to a terminal only, rewritten in place; piped output stays clean.
+  const progress: Progress = process.stderr.isTTY
+    ? (phase, done, total) => process.stderr.write(`\r${phase} ${done}/${total}${done === total ? '\n' : ''}`)
+    : () => {}
+  await withDb(config, async (db) => {
+    const summary = await importData({ db, clock: systemClock }, data, progress)
+    process.stdout.write(
+      `Imported ${summary.customers} customers, ${summary.credentials} credentials, ${summary.accounts} accounts, ${summary.exchangeRates} exchange rates.\n`,
+    )
+  })
+}
+
 async function main(argv: string[]): Promise<void> {
   const [command, ...rest] = argv
   if (!command || command === 'help' || command === '--help') {
@@ -83,13 +114,17 @@ async function main(argv: string[]): Promise<void> {
       return keys(config, rest)
     case 'maintenance':
       return maintenance(config, rest[0])
+    case 'import':
+      return importFile(config, rest)
     default:
       throw new UsageError(`unknown command: ${command}`)
   }
 }
 
 main(process.argv.slice(2)).catch((err: unknown) => {
-  if (err instanceof ConfigError || err instanceof UsageError) {
+  if (err instanceof ImportError) {
+    process.stderr.write(`finapi: import rejected, nothing was loaded: ${err.message}\n`)
+  } else if (err instanceof ConfigError || err instanceof UsageError) {
     process.stderr.write(`finapi: ${err.message}\n`)
     if (err instanceof UsageError) process.stderr.write(`\n${USAGE}`)
   } else {

@@ -13,6 +13,7 @@ const EnvSchema = Type.Object({
   PORT: Type.Integer({ minimum: 0, maximum: 65535, default: 3000 }),
   DATABASE_URL: Type.Optional(Type.String({ pattern: '^(sqlite:.+|postgres(ql)?://.+)$' })),
   SANDBOX_API_KEY: Type.Optional(Type.String({ minLength: 8, maxLength: 256 })),
+  SANDBOX_STRICT_TOKENS: Type.Enum(['true', 'false'], { default: 'false' }),
   RATE_LIMIT_PER_MINUTE: Type.Integer({ minimum: 1, default: 1000 }),
   BODY_LIMIT_BYTES: Type.Integer({ minimum: 1024, maximum: 10_485_760, default: 65_536 }),
   LOG_LEVEL: Type.Enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], { default: 'info' }),
@@ -25,6 +26,11 @@ export interface Config {
   readonly databaseUrl: string
   /** Present in sandbox mode only. */
   readonly sandboxApiKey: string | undefined
+  /**
+   * Sandbox only: check Authorization tokens as production does. Otherwise the sandbox follows the spec and
+   * reads any Authorization string that is not a session as the first sandbox customer.
+   */
+  readonly sandboxStrictTokens: boolean
   readonly rateLimitPerMinute: number
   readonly bodyLimitBytes: number
   readonly logLevel: string
@@ -69,6 +75,7 @@ export function loadConfig(env: Env): Config {
     port: e.PORT,
     databaseUrl: e.DATABASE_URL ?? DEFAULT_SQLITE_URL,
     sandboxApiKey: e.MODE === 'sandbox' ? (e.SANDBOX_API_KEY ?? DEFAULT_SANDBOX_API_KEY) : undefined,
+    sandboxStrictTokens: e.SANDBOX_STRICT_TOKENS === 'true',
     rateLimitPerMinute: e.RATE_LIMIT_PER_MINUTE,
     bodyLimitBytes: e.BODY_LIMIT_BYTES,
     logLevel: e.LOG_LEVEL,

@@ -1,5 +1,5 @@
 // Small building blocks for machine-generated secrets.
-import { createHash, randomBytes } from 'node:crypto'
+import { createHash, randomBytes, scrypt, timingSafeEqual } from 'node:crypto'
 
 /** A URL-safe random secret with `bytes` bytes of entropy. */
 export function randomSecret(bytes = 32): string {
@@ -14,3 +14,48 @@ export function sha256Hex(value: string): string {
   return createHash('sha256').update(value, 'utf8').digest('hex')
 }
 
+
+// ---- Human-chosen secrets (passwords, passcodes): scrypt, salted, compared in constant time. ----------------
+
+const SCRYPT = { N: 16384, r: 8, p: 1, keylen: 32 }
+
+function scryptAsync(secret: string, salt: Buffer, params = SCRYPT): Promise<Buffer> {
+  return new Promise((resolve, reject) => {
+    scrypt(secret, salt, params.keylen, { N: params.N, r: params.r, p: params.p, maxmem: 64 * 1024 * 1024 }, (err, key) =>
+      err ? reject(err) : resolve(key),
+    )
+  })
+}
+
+/** `scrypt$N$r$p$salt$hash` (base64url parts), self-describing so parameters can be raised later. */
+export async function hashSecret(secret: string): Promise<string> {
+  const salt = randomBytes(16)
+  const key = await scryptAsync(secret, salt)
+  return ['scrypt', SCRYPT.N, SCRYPT.r, SCRYPT.p, salt.toString('base64url'), key.toString('base64url')].join('$')
+}
+
+export const SECRET_HASH_PATTERN = '^scrypt\\$\\d+\\$\\d+\\$\\d+\\$[A-Za-z0-9_-]+\\$[A-Za-z0-9_-]+$'
+
+/** Verifies in constant time. An undefined hash still does the full work, so unknown users cost the same. */
+export async function verifySecret(secret: string, encoded: string | null | undefined): Promise<boolean> {
+  const parts = (encoded ?? DUMMY_HASH).split('$')
+  const [, n, r, p, salt, hash] = parts
+  const expected = Buffer.from(hash ?? '', 'base64url')
+  const actual = await scryptAsync(secret, Buffer.from(salt ?? '', 'base64url'), {
+    N: Number(n),
+    r: Number(r),
+    p: Number(p),
+    keylen: expected.length || SCRYPT.keylen,
+  })
+  return encoded != null && actual.length === expected.length && timingSafeEqual(actual, expected)
+}
+
+// A valid hash of a random value: verifying against it costs what a real verification costs and never matches.
+const DUMMY_HASH = ['scrypt', SCRYPT.N, SCRYPT.r, SCRYPT.p, randomBytes(16).toString('base64url'), randomBytes(32).toString('base64url')].join('$')
+
+/** Constant-time equality of two strings (e.g. a submitted hash and a stored one). */
+export function constantTimeEqual(a: string, b: string): boolean {
+  const ah = createHash('sha256').update(a, 'utf8').digest()
+  const bh = createHash('sha256').update(b, 'utf8').digest()
+  return timingSafeEqual(ah, bh)
+}

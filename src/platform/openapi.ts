@@ -17,7 +17,15 @@ export const openapiPlugin = fp(async (app: FastifyInstance, opts: { version: st
       openapi: '3.1.0',
       info: { title: 'finapi', version: opts.version, description: DESCRIPTION },
       components: {
-        securitySchemes: { svcKey: { type: 'apiKey', in: 'header', name: 'x-svc-key', description: 'Application key' } },
+        securitySchemes: {
+          svcKey: { type: 'apiKey', in: 'header', name: 'x-svc-key', description: 'Application key' },
+          authorization: {
+            type: 'apiKey',
+            in: 'header',
+            name: 'Authorization',
+            description: 'The token from POST /v2/auth (loginResponse.tokens[0].value), sent bare, without "Bearer "',
+          },
+        },
       },
     },
   })

@@ -1,6 +1,6 @@
 // Table types for Kysely. Times are stored as ISO-8601 UTC text so that SQLite and PostgreSQL store and sort
 // them identically; amounts (later) are stored as decimal text, never as floats.
-import type { Generated, Insertable, Selectable } from 'kysely'
+import type { Insertable, Selectable } from 'kysely'
 
 export interface ApplicationsTable {
   id: string
@@ -21,12 +21,73 @@ export interface SettingsTable {
   updated_at: string
 }
 
+export interface CustomersTable {
+  id: string
+  brand: string
+  lob: string
+  is_business: number
+  created_at: string
+}
+
+export interface CredentialsTable {
+  id: string
+  customer_id: string
+  kind: string
+  brand: string
+  lob: string
+  lookup_key: string
+  /** scrypt hash of the secret; never selected by anything that builds a response. */
+  secret_hash: string | null
+  /** SPKI PEM of a registered device's Ed25519 key (deviceRegIdPasscode). */
+  public_key: string | null
+  token_type: string | null
+  restricted: number
+  failed_attempts: number
+  locked_until: string | null
+  revoked_at: string | null
+  created_at: string
+}
+
+export interface SessionsTable {
+  /** SHA-256 of the Authorization token. */
+  token_hash: string
+  customer_id: string
+  restricted: number
+  expires_at: string
+  revoked_at: string | null
+  created_at: string
+}
+
+export interface AccountsTable {
+  id: string
+  customer_id: string
+  account_token: string
+  position: number
+  category: 'domestic' | 'cards' | 'packages'
+  account_type: string
+  group_id: string | null
+  is_visible: number
+  list_json: string
+  balance_json: string
+  threshold_json: string | null
+  details_json: string
+}
+
+export interface ExchangeRatesTable {
+  from_currency: string
+  to_currency: string
+  rate: string
+}
+
 export interface Database {
   applications: ApplicationsTable
   settings: SettingsTable
+  customers: CustomersTable
+  credentials: CredentialsTable
+  sessions: SessionsTable
+  accounts: AccountsTable
+  exchange_rates: ExchangeRatesTable
 }
 
 export type ApplicationRow = Selectable<ApplicationsTable>
 export type NewApplicationRow = Insertable<ApplicationsTable>
-// Re-exported for features that declare generated columns.
-export type { Generated }

@@ -96,7 +96,8 @@ export function toApiError(error: FastifyError | ApiError): ApiError {
 
 function fieldName(context: string, instancePath: string, params: Record<string, unknown>): string {
   const path = instancePath.split('/').filter(Boolean)
-  const missing = params['missingProperty']
+  // AJV names one missing property; TypeBox names all of them.
+  const missing = params['missingProperty'] ?? (params['requiredProperties'] as string[] | undefined)?.join(',')
   if (typeof missing === 'string') path.push(missing)
   return [context === 'body' ? undefined : context, ...path].filter(Boolean).join('.')
 }

@@ -1,0 +1,264 @@
+// Loads an operator's data file (see import-schema.ts) all or nothing: the whole file is validated, structurally
+// and against the database, before one transaction writes it. The first problem found is reported with the
+// record and the field. The sandbox data is loaded through this same path.
+import { randomUUID } from 'node:crypto'
+import type { Insertable } from 'kysely'
+import { Value } from 'typebox/value'
+import type { Clock } from '../platform/clock.js'
+import { hashSecret, randomSecret } from '../platform/crypto.js'
+import type { Db } from '../platform/db/database.js'
+import type { AccountsTable, CredentialsTable, CustomersTable } from '../platform/db/schema.js'
+import { partyLookupKey } from './auth-service.js'
+import { ImportFile, type ImportAccount, type ImportCredential, type ImportCustomer } from './import-schema.js'
+import { BALANCE_KINDS, DETAIL_KINDS } from './schemas.js'
+
+export class ImportError extends Error {
+  override name = 'ImportError'
+  constructor(
+    readonly record: string,
+    readonly field: string,
+    readonly reason: string,
+  ) {
+    super(`${record}${field ? `, field ${field}` : ''}: ${reason}`)
+  }
+}
+
+export type Progress = (phase: 'validating' | 'hashing' | 'writing', done: number, total: number) => void
+
+export interface ImportSummary {
+  customers: number
+  credentials: number
+  accounts: number
+  exchangeRates: number
+}
+
+const BATCH = 500
+const HASH_CONCURRENCY = 4
+
+export async function importData(deps: { db: Pick<Db, 'kysely'>; clock: Clock }, data: unknown, onProgress: Progress = () => {}): Promise<ImportSummary> {
+  const file = checkStructure(data)
+  const { db, clock } = deps
+  const now = clock.now().toISOString()
+
+  // ---- Semantic checks within the file ----
+  const customerIds = new Map<string, string>()
+  const tokens = new Map<string, string>()
+  const lookups = new Map<string, string>()
+  const plans: { customer: ImportCustomer; record: string; accountTokens: Map<string, string> }[] = []
+  file.customers.forEach((customer, i) => {
+    const record = `customers[${i}] (id ${customer.id})`
+    if (customerIds.has(customer.id)) throw new ImportError(record, 'id', `appears twice in the file (also ${customerIds.get(customer.id)})`)
+    customerIds.set(customer.id, record)
+    customer.credentials.forEach((credential, j) => {
+      const key = lookupOf(customer, credential)
+      const where = `${record}.credentials[${j}]`
+      if (lookups.has(key)) throw new ImportError(where, 'kind', `the same ${credential.kind} credential is also at ${lookups.get(key)}`)
+      lookups.set(key, where)
+      if (credential.kind !== 'partyIdentifiers' && (credential.secret === undefined) === (credential.secretHash === undefined)) {
+        throw new ImportError(where, 'secret', 'give exactly one of secret and secretHash')
+      }
+    })
+    const accountTokens = new Map<string, string>()
+    customer.accounts.forEach((account, j) => {
+      const where = `${record}.accounts[${j}] (id ${account.id})`
+      if (accountTokens.has(account.id)) throw new ImportError(where, 'id', 'appears twice for this customer')
+      const token = account.accountToken ?? randomSecret(32)
+      if (tokens.has(token)) throw new ImportError(where, 'accountToken', `is also used at ${tokens.get(token)}`)
+      tokens.set(token, where)
+      accountTokens.set(account.id, token)
+      checkAccount(account, where)
+    })
+    customer.accounts.forEach((account, j) => {
+      const parent = account.account.parentRef
+      if (parent !== undefined && (!accountTokens.has(parent) || parent === account.id)) {
+        throw new ImportError(`${record}.accounts[${j}] (id ${account.id})`, 'account.parentRef', `names no other account of this customer: ${parent}`)
+      }
+    })
+    plans.push({ customer, record, accountTokens })
+    if (i % 1000 === 999) onProgress('validating', i + 1, file.customers.length)
+  })
+  onProgress('validating', file.customers.length, file.customers.length)
+
+  // ---- Checks against what the database already holds ----
+  await assertAbsent(db, 'customers', 'id', [...customerIds.keys()], (id) => customerIds.get(id)!, 'id', 'already exists in the database')
+  await assertAbsent(db, 'accounts', 'account_token', [...tokens.keys()], (t) => tokens.get(t)!, 'accountToken', 'is already used in the database')
+  for (const chunk of chunks([...lookups.keys()], BATCH)) {
+    const rows = await db.kysely
+      .selectFrom('credentials')
+      .select(['brand', 'lob', 'kind', 'lookup_key'])
+      .where((eb) => eb.or(chunk.map((key) => {
+        const [brand, lob, kind, lookup] = JSON.parse(key) as string[]
+        return eb.and([eb('brand', '=', brand!), eb('lob', '=', lob!), eb('kind', '=', kind!), eb('lookup_key', '=', lookup!)])
+      })))
+      .execute()
+    const first = rows[0]
+    if (first) throw new ImportError(lookups.get(JSON.stringify([first.brand, first.lob, first.kind, first.lookup_key]))!, 'kind', 'this credential already exists in the database')
+  }
+
+  // ---- Hash secrets (the slow part: scrypt on the thread pool) ----
+  const pending = plans.flatMap(({ customer }) => customer.credentials.map((credential) => ({ customer, credential })))
+  const credentialRows: Insertable<CredentialsTable>[] = new Array(pending.length)
+  let done = 0
+  let next = 0
+  await Promise.all(
+    Array.from({ length: HASH_CONCURRENCY }, async () => {
+      while (next < pending.length) {
+        const index = next++
+        const { customer, credential } = pending[index]!
+        credentialRows[index] = await credentialRow(customer, credential, now)
+        if (++done % 100 === 0) onProgress('hashing', done, pending.length)
+      }
+    }),
+  )
+  onProgress('hashing', pending.length, pending.length)
+
+  // ---- Write everything in one transaction ----
+  const customerRows: Insertable<CustomersTable>[] = plans.map(({ customer }) => ({
+    id: customer.id,
+    brand: customer.brand,
+    lob: customer.lob,
+    is_business: customer.isBusiness ? 1 : 0,
+    created_at: now,
+  }))
+  const accountRows: Insertable<AccountsTable>[] = plans.flatMap(({ customer, accountTokens }) =>
+    customer.accounts.map((account, position) => accountRow(customer, account, position, accountTokens)),
+  )
+  const total = customerRows.length + credentialRows.length + accountRows.length
+  let written = 0
+  await db.kysely.transaction().execute(async (trx) => {
+    for (const rate of file.exchangeRates ?? []) {
+      await trx
+        .insertInto('exchange_rates')
+        .values({ from_currency: rate.from, to_currency: rate.to, rate: rate.rate })
+        .onConflict((oc) => oc.columns(['from_currency', 'to_currency']).doUpdateSet({ rate: rate.rate }))
+        .execute()
+    }
+    for (const [table, rows] of [['customers', customerRows], ['credentials', credentialRows], ['accounts', accountRows]] as const) {
+      for (const chunk of chunks<object>(rows, BATCH)) {
+        await trx.insertInto(table).values(chunk as never).execute()
+        written += chunk.length
+        onProgress('writing', written, total)
+      }
+    }
+  })
+
+  return { customers: customerRows.length, credentials: credentialRows.length, accounts: accountRows.length, exchangeRates: file.exchangeRates?.length ?? 0 }
+}
+
+function checkStructure(data: unknown): ImportFile {
+  if (Value.Check(ImportFile, data)) return data
+  const errors = [...Value.Errors(ImportFile, data)]
+  // The deepest path is the most precise (a union reports its branches' failures and then itself).
+  const error = errors.reduce((a, b) => (b.instancePath.length > a.instancePath.length ? b : a), errors[0]!)
+  const parts = error.instancePath.split('/').filter(Boolean)
+  const recordParts: string[] = []
+  let field = parts
+  // The record is the innermost customers[i] / accounts[j] / credentials[j]; the rest is the field.
+  for (let k = 0; k < parts.length - 1; k++) {
+    if (['customers', 'accounts', 'credentials', 'exchangeRates'].includes(parts[k]!) && /^\d+$/.test(parts[k + 1]!)) {
+      recordParts.push(`${parts[k]}[${parts[k + 1]}]`)
+      field = parts.slice(k + 2)
+      k++
+    }
+  }
+  const missing = (error.params as { requiredProperties?: string[] }).requiredProperties
+  const fieldName = [...field, ...(missing ?? [])].join('.')
+  throw new ImportError(recordParts.join('.') || 'file', fieldName, error.message)
+}
+
+function checkAccount(account: ImportAccount, where: string): void {
+  const one = (doc: Record<string, unknown>, kinds: readonly string[], named: string | undefined, field: string) => {
+    const present = kinds.filter((k) => doc[k] !== undefined)
+    if (present.length !== 1 || present[0] !== named) throw new ImportError(where, `${field}.apiStructType`, `must name the one member present (found ${present.join(', ') || 'none'})`)
+  }
+  one(account.balance, BALANCE_KINDS, account.balance.apiStructType, 'balance')
+  one(account.details, DETAIL_KINDS, account.details.apiStructType, 'details')
+  const shapes = ['accountApca', 'cardAccount', 'packageAccount']
+  if (account.account.apiStructType !== undefined) one(account.account, shapes, account.account.apiStructType, 'account')
+  if (account.account.category !== undefined && account.account.category !== account.category) {
+    throw new ImportError(where, 'account.category', `differs from the account's category ${account.category}`)
+  }
+}
+
+function lookupOf(customer: ImportCustomer, credential: ImportCredential): string {
+  return JSON.stringify([customer.brand, customer.lob, credential.kind, lookupKey(credential)])
+}
+
+function lookupKey(credential: ImportCredential): string {
+  switch (credential.kind) {
+    case 'usernamePassword':
+    case 'ivrPasscode':
+      return credential.username
+    case 'partyIdentifiers':
+      return partyLookupKey(credential.firstGivenName, credential.surname, credential.dateOfBirth)
+    default:
+      return credential.deviceRegId
+  }
+}
+
+async function credentialRow(customer: ImportCustomer, credential: ImportCredential, now: string): Promise<Insertable<CredentialsTable>> {
+  const secretHash =
+    credential.kind === 'partyIdentifiers'
+      ? await hashSecret(credential.mobile ?? '')
+      : (credential.secretHash ?? (await hashSecret(credential.secret!)))
+  return {
+    id: randomUUID(),
+    customer_id: customer.id,
+    kind: credential.kind,
+    brand: customer.brand,
+    lob: customer.lob,
+    lookup_key: lookupKey(credential),
+    secret_hash: secretHash,
+    public_key: credential.kind === 'deviceRegIdPasscode' ? credential.publicKey : null,
+    token_type: null,
+    restricted: credential.kind === 'partyIdentifiers' ? 1 : 0,
+    failed_attempts: 0,
+    locked_until: null,
+    revoked_at: null,
+    created_at: now,
+  }
+}
+
+function accountRow(customer: ImportCustomer, account: ImportAccount, position: number, tokens: Map<string, string>): Insertable<AccountsTable> {
+  const list = { ...account.account, category: account.category }
+  if (list.parentRef !== undefined) list.parentRef = tokens.get(list.parentRef)!
+  return {
+    id: randomUUID(),
+    customer_id: customer.id,
+    account_token: tokens.get(account.id)!,
+    position,
+    category: account.category,
+    account_type: account.account.accountType,
+    group_id: account.groupId ?? null,
+    is_visible: account.account.isVisible === false ? 0 : 1,
+    list_json: JSON.stringify(list),
+    balance_json: JSON.stringify(account.balance),
+    threshold_json: account.balanceThreshold ? JSON.stringify(account.balanceThreshold) : null,
+    details_json: JSON.stringify(account.details),
+  }
+}
+
+async function assertAbsent(
+  db: Pick<Db, 'kysely'>,
+  table: 'customers' | 'accounts',
+  column: 'id' | 'account_token',
+  values: string[],
+  record: (value: string) => string,
+  field: string,
+  reason: string,
+): Promise<void> {
+  for (const chunk of chunks(values, BATCH)) {
+    const found = await db.kysely
+      .selectFrom(table)
+      .select(column as 'id')
+      .where(column as 'id', 'in', chunk)
+      .executeTakeFirst()
+    if (found) throw new ImportError(record(found.id), field, reason)
+  }
+}
+
+function chunks<T>(items: T[], size: number): T[][] {
+  const out: T[][] = []
+  for (let i = 0; i < items.length; i += size) out.push(items.slice(i, i + size))
+  return out
+}

@@ -1,0 +1,96 @@
+// SQL for the banking feature. Functions take the database handle or a transaction; the service owns the
+// transaction boundary. Account reads always filter by customer: object-level authorization lives in the query.
+import type { Insertable, Kysely, Selectable } from 'kysely'
+import type { AccountsTable, CredentialsTable, CustomersTable, Database, SessionsTable } from '../platform/db/schema.js'
+import type { Category } from './schemas.js'
+
+export type Executor = Kysely<Database>
+export type CredentialRow = Selectable<CredentialsTable>
+export type SessionRow = Selectable<SessionsTable>
+export type AccountRow = Selectable<AccountsTable>
+
+// ---- Credentials and sessions ------------------------------------------------------------------------------
+
+export function findCredential(db: Executor, brand: string, lob: string, kind: string, lookupKey: string): Promise<CredentialRow | undefined> {
+  return db
+    .selectFrom('credentials')
+    .selectAll()
+    .where('brand', '=', brand)
+    .where('lob', '=', lob)
+    .where('kind', '=', kind)
+    .where('lookup_key', '=', lookupKey)
+    .executeTakeFirst()
+}
+
+export async function recordFailure(db: Executor, id: string, failedAttempts: number, lockedUntil: string | null): Promise<void> {
+  await db.updateTable('credentials').set({ failed_attempts: failedAttempts, locked_until: lockedUntil }).where('id', '=', id).execute()
+}
+
+export async function clearFailures(db: Executor, id: string): Promise<void> {
+  await db.updateTable('credentials').set({ failed_attempts: 0, locked_until: null }).where('id', '=', id).where('failed_attempts', '>', 0).execute()
+}
+
+export function findCustomer(db: Executor, id: string): Promise<Selectable<CustomersTable> | undefined> {
+  return db.selectFrom('customers').selectAll().where('id', '=', id).executeTakeFirst()
+}
+
+export async function insertCustomer(db: Executor, row: Insertable<CustomersTable>): Promise<void> {
+  await db.insertInto('customers').values(row).execute()
+}
+
+export async function insertCredential(db: Executor, row: Insertable<CredentialsTable>): Promise<void> {
+  await db.insertInto('credentials').values(row).execute()
+}
+
+export async function insertSession(db: Executor, row: Insertable<SessionsTable>): Promise<void> {
+  await db.insertInto('sessions').values(row).execute()
+}
+
+export function findSession(db: Executor, tokenHash: string): Promise<SessionRow | undefined> {
+  return db.selectFrom('sessions').selectAll().where('token_hash', '=', tokenHash).executeTakeFirst()
+}
+
+export async function revokeSession(db: Executor, tokenHash: string, at: string): Promise<void> {
+  await db.updateTable('sessions').set({ revoked_at: at }).where('token_hash', '=', tokenHash).where('revoked_at', 'is', null).execute()
+}
+
+export async function revokeCredential(db: Executor, id: string, at: string): Promise<number> {
+  const result = await db.updateTable('credentials').set({ revoked_at: at }).where('id', '=', id).where('revoked_at', 'is', null).executeTakeFirst()
+  return Number(result.numUpdatedRows)
+}
+
+// ---- Accounts ----------------------------------------------------------------------------------------------
+
+export interface AccountFilter {
+  category?: Category
+  groupId?: string
+}
+
+export function listVisibleAccounts(db: Executor, customerId: string, filter: AccountFilter = {}): Promise<AccountRow[]> {
+  let query = db.selectFrom('accounts').selectAll().where('customer_id', '=', customerId).where('is_visible', '=', 1)
+  if (filter.category) query = query.where('category', '=', filter.category)
+  if (filter.groupId) query = query.where('group_id', '=', filter.groupId)
+  return query.orderBy('position').execute()
+}
+
+/** The account with this token, only if it belongs to this customer: another customer's token finds nothing. */
+export function findAccount(db: Executor, customerId: string, accountToken: string): Promise<AccountRow | undefined> {
+  return db.selectFrom('accounts').selectAll().where('account_token', '=', accountToken).where('customer_id', '=', customerId).executeTakeFirst()
+}
+
+export async function insertAccount(db: Executor, row: Insertable<AccountsTable>): Promise<void> {
+  await db.insertInto('accounts').values(row).execute()
+}
+
+export async function ratesTo(db: Executor, toCurrency: string): Promise<Map<string, string>> {
+  const rows = await db.selectFrom('exchange_rates').select(['from_currency', 'rate']).where('to_currency', '=', toCurrency).execute()
+  return new Map(rows.map((r) => [r.from_currency, r.rate]))
+}
+
+export async function upsertRate(db: Executor, from: string, to: string, rate: string): Promise<void> {
+  await db
+    .insertInto('exchange_rates')
+    .values({ from_currency: from, to_currency: to, rate })
+    .onConflict((oc) => oc.columns(['from_currency', 'to_currency']).doUpdateSet({ rate }))
+    .execute()
+}
