@@ -1,6 +1,7 @@
-// `npm run bench`: GET /v2/probe?v=1 through the whole gateway, against a raw node:http server answering the
-// same bytes, in one run on this machine. Each server runs in its own process; autocannon drives each with 50
-// connections for BENCH_SECONDS (default 10) after a short warm-up. Quote the ratio, not the absolute numbers.
+// `npm run bench`: the real app against a raw node:http server answering the same bytes, in one run on this
+// machine, for three reads: the gateway alone (GET /v2/probe), GET /v2/accounts and GET /v2/account/{token},
+// the last two with a real token from POST /v2/auth. Each server runs in its own process; autocannon drives each
+// with 50 connections for BENCH_SECONDS (default 10) after a 2 s warm-up. Quote the ratios, not absolute numbers.
 import { spawn, type ChildProcess } from 'node:child_process'
 import { fileURLToPath } from 'node:url'
 import autocannon from 'autocannon'
@@ -9,8 +10,7 @@ import { request } from 'undici'
 const SECONDS = Number(process.env['BENCH_SECONDS'] ?? 10)
 const CONNECTIONS = 50
 const SERVER = fileURLToPath(new URL('./server.ts', import.meta.url))
-const PATH = '/v2/probe?v=1'
-const HEADERS = { 'x-svc-key': 'sandbox-key-finapi', 'user-agent': 'finapi-bench/1.0' }
+const BASE_HEADERS = { 'x-svc-key': 'sandbox-key-finapi', 'user-agent': 'finapi-bench/1.0' }
 
 function start(mode: 'app' | 'raw', env: Record<string, string> = {}): Promise<{ child: ChildProcess; url: string }> {
   return new Promise((resolve, reject) => {
@@ -23,31 +23,51 @@ function start(mode: 'app' | 'raw', env: Record<string, string> = {}): Promise<{
   })
 }
 
-async function drive(url: string, duration: number) {
-  const result = await autocannon({ url: url + PATH, connections: CONNECTIONS, duration, headers: HEADERS })
+async function fetchJson(url: string, init: { method?: string; headers?: Record<string, string>; body?: string } = {}) {
+  const res = await request(url, { method: (init.method ?? 'GET') as 'GET', headers: { ...BASE_HEADERS, ...init.headers }, body: init.body })
+  const text = await res.body.text()
+  if (res.statusCode !== 200) throw new Error(`${url} answered ${res.statusCode}: ${text}`)
+  return text
+}
+
+async function drive(url: string, headers: Record<string, string>, duration: number) {
+  const result = await autocannon({ url, connections: CONNECTIONS, duration, headers })
   if (result.non2xx > 0 || result.errors > 0) throw new Error(`${url}: ${result.non2xx} non-2xx, ${result.errors} errors`)
   return { rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99 }
 }
 
 const app = await start('app')
-const sample = await request(app.url + PATH, { headers: HEADERS })
-const body = await sample.body.text()
-if (sample.statusCode !== 200) throw new Error(`app answered ${sample.statusCode}: ${body}`)
-const raw = await start('raw', { RAW_BODY: body })
+const login = JSON.parse(
+  await fetchJson(`${app.url}/v2/auth?v=1`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ loginRequest: { brand: 'nab', lob: 'nab', credentials: { apiStructType: 'usernamePassword', usernamePassword: { username: '10055670', password: 'aaa111' } } } }),
+  }),
+)
+const auth = { ...BASE_HEADERS, authorization: login.loginResponse.tokens[0].value as string }
+const accountsBody = await fetchJson(`${app.url}/v2/accounts?v=1`, { headers: auth })
+const accountToken = JSON.parse(accountsBody).accountsResponse.accounts[0].accountToken as string
+
+const targets = [
+  { name: 'gateway only', path: '/v2/probe?v=1', headers: BASE_HEADERS },
+  { name: 'GET /v2/accounts', path: '/v2/accounts?v=1', headers: auth },
+  { name: 'GET /v2/account/{t}', path: `/v2/account/${accountToken}?v=1`, headers: auth },
+]
+const bodies: Record<string, string> = {}
+for (const t of targets) bodies[t.path] = await fetchJson(app.url + t.path, { headers: t.headers })
+const raw = await start('raw', { RAW_BODIES: JSON.stringify(bodies) })
 
 try {
-  const results: Record<string, Awaited<ReturnType<typeof drive>>> = {}
-  for (const [name, target] of [['raw node:http', raw], ['finapi gateway', app]] as const) {
-    await drive(target.url, 2) // warm-up: JIT, connection setup, SQLite page cache
-    results[name] = await drive(target.url, SECONDS)
+  console.log(`\n${CONNECTIONS} connections, ${SECONDS} s each after a 2 s warm-up, 127.0.0.1, SQLite`)
+  console.log('read                   raw req/s  finapi req/s  ratio   finapi p50 ms  p99 ms  (raw p99)')
+  for (const t of targets) {
+    await drive(raw.url + t.path, t.headers, 2)
+    const r = await drive(raw.url + t.path, t.headers, SECONDS)
+    await drive(app.url + t.path, t.headers, 2)
+    const a = await drive(app.url + t.path, t.headers, SECONDS)
+    const ratio = ((a.rps / r.rps) * 100).toFixed(1) + '%'
+    console.log(`${t.name.padEnd(22)} ${r.rps.toFixed(0).padStart(9)}  ${a.rps.toFixed(0).padStart(12)}  ${ratio.padStart(6)}  ${String(a.p50).padStart(13)}  ${String(a.p99).padStart(6)}  (${r.p99})`)
   }
-  console.log(`\nGET ${PATH}, ${CONNECTIONS} connections, ${SECONDS} s each, 127.0.0.1`)
-  console.log('target           req/s     p50 ms  p99 ms')
-  for (const [name, r] of Object.entries(results)) {
-    console.log(`${name.padEnd(16)} ${r.rps.toFixed(0).padStart(8)}  ${String(r.p50).padStart(6)}  ${String(r.p99).padStart(6)}`)
-  }
-  const ratio = results['finapi gateway']!.rps / results['raw node:http']!.rps
-  console.log(`ratio gateway/raw req/s: ${(ratio * 100).toFixed(1)}%`)
 } finally {
   app.child.kill('SIGTERM')
   raw.child.kill('SIGTERM')

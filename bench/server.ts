@@ -1,6 +1,6 @@
-// Child process for the benchmark. `app`: the real app on a fresh SQLite file with the probe route behind the
-// full gateway (key check, version, throttle, correlation id, metrics). `raw`: a bare node:http server that
-// answers every request with the bytes given in RAW_BODY. Prints the port it listens on.
+// Child process for the benchmarks. `app`: the real app in sandbox mode (strict tokens) on a fresh SQLite file,
+// with the probe route behind the full gateway as well. `raw`: a bare node:http server that answers each path
+// with the bytes given for it in RAW_BODIES (a JSON object of path → body). Prints the port it listens on.
 import { createServer } from 'node:http'
 import { mkdtempSync } from 'node:fs'
 import { tmpdir } from 'node:os'
@@ -16,9 +16,10 @@ import { probeFeature } from '../test/support/probe.js'
 const mode = process.argv[2]
 
 if (mode === 'raw') {
-  const body = Buffer.from(process.env['RAW_BODY'] ?? '{}')
+  const bodies = new Map(Object.entries(JSON.parse(process.env['RAW_BODIES'] ?? '{}') as Record<string, string>).map(([k, v]) => [k, Buffer.from(v)]))
   let n = 0
-  const server = createServer((_req, res) => {
+  const server = createServer((req, res) => {
+    const body = bodies.get(req.url ?? '') ?? Buffer.from('{}')
     res.writeHead(200, {
       'content-type': 'application/json; charset=utf-8',
       'content-length': body.length,
@@ -32,7 +33,12 @@ if (mode === 'raw') {
   })
 } else {
   const dir = mkdtempSync(join(tmpdir(), 'finapi-bench-'))
-  const config = loadConfig({ DATABASE_URL: `sqlite:${join(dir, 'bench.db')}`, RATE_LIMIT_PER_MINUTE: '100000000', LOG_LEVEL: 'warn' })
+  const config = loadConfig({
+    DATABASE_URL: `sqlite:${join(dir, 'bench.db')}`,
+    RATE_LIMIT_PER_MINUTE: '100000000',
+    SANDBOX_STRICT_TOKENS: 'true',
+    LOG_LEVEL: 'warn',
+  })
   const db = openDatabase(config.databaseUrl)
   await prepareDatabase(config, db, systemClock)
   const app = await buildApp({ config, db, clock: systemClock, logger: createLogger(config.logLevel), extraV2Features: [probeFeature] })

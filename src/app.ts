@@ -4,7 +4,7 @@ import { randomUUID } from 'node:crypto'
 import { readFileSync } from 'node:fs'
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import { TypeBoxValidatorCompiler, type TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
-import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance, type RawServerDefault } from 'fastify'
+import Fastify, { LogController, type FastifyBaseLogger, type FastifyReply, type FastifyInstance, type RawServerDefault } from 'fastify'
 import type { Logger } from 'pino'
 import { createApplicationService, type ApplicationService } from './applications/service.js'
 import { createAccountsService, type AccountsService } from './banking/accounts-service.js'
@@ -14,7 +14,7 @@ import { SANDBOX_CUSTOMER_1_ID } from './banking/sandbox-data.js'
 import type { Config } from './config.js'
 import type { Clock } from './platform/clock.js'
 import type { Db } from './platform/db/database.js'
-import { gateway } from './platform/gateway/plugin.js'
+import { gateway, handleError as gatewayError } from './platform/gateway/plugin.js'
 import { healthRoutes } from './platform/health.js'
 import { createMaintenanceSwitch, type MaintenanceSwitch } from './platform/maintenance.js'
 import { metricsPlugin } from './platform/metrics.js'
@@ -72,6 +72,13 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     logController: new LogController({ requestIdLogLabel: 'correlationId' }),
     bodyLimit: config.bodyLimitBytes,
     requestTimeout: 30_000,
+    // Long enough for any valid path parameter to reach schema validation, which names the field.
+    maxParamLength: 256,
+    frameworkErrors: (error, request, reply) => {
+      reply.header('X-CorrelationID', request.id)
+      if (request.url.startsWith('/v2/')) return gatewayError(error, request, reply)
+      return (reply as FastifyReply).code(400).send({ statusCode: 400, error: 'Bad Request', message: error.message })
+    },
   }).withTypeProvider<TypeBoxTypeProvider>()
   // TypeBox validates: query strings and path parameters are converted to their types, bodies never are, so a
   // number sent where the spec wants a string is an error rather than silently accepted.

@@ -72,7 +72,7 @@ async function maintenance(config: Config, action: string | undefined): Promise<
 async function importFile(config: Config, args: string[]): Promise<void> {
   const { values, positionals } = parseArgs({ args, options: { schema: { type: 'boolean' } }, allowPositionals: true })
   if (values.schema) {
-    process.stdout.write(JSON.stringify(ImportFile, null, 2) + '\n')
+    process.stdout.write(JSON.stringify({ $schema: 'https://json-schema.org/draft/2020-12/schema', ...ImportFile }, null, 2) + '\n')
     return
   }
   const path = positionals[0]

@@ -27,7 +27,7 @@ function readable(principal: Principal): string {
   return principal.customerId
 }
 
-function listFields(row: repo.AccountRow): StoredListFields {
+function listFields(row: Pick<repo.AccountRow, 'list_json'>): StoredListFields {
   return JSON.parse(row.list_json) as StoredListFields
 }
 
@@ -35,7 +35,7 @@ export function createAccountsService(deps: { db: Pick<Db, 'kysely'> }): Account
   const { db } = deps
   return {
     async list(principal, category) {
-      const rows = await repo.listVisibleAccounts(db.kysely, readable(principal), { category })
+      const rows = await repo.listVisibleAccounts(db.kysely, readable(principal), ['account_token', 'category', 'list_json'], { category })
       return rows.map((row) => ({ accountToken: row.account_token, ...listFields(row), category: row.category }))
     },
 
@@ -43,7 +43,10 @@ export function createAccountsService(deps: { db: Pick<Db, 'kysely'> }): Account
       const customerId = readable(principal)
       const baseCurrency = query.baseCurrency ?? 'AUD'
       const [rows, rates] = await Promise.all([
-        repo.listVisibleAccounts(db.kysely, customerId, { category: query.category, groupId: query.groupId }),
+        repo.listVisibleAccounts(db.kysely, customerId, ['account_token', 'account_type', 'category', 'list_json', 'balance_json'], {
+          category: query.category,
+          groupId: query.groupId,
+        }),
         repo.ratesTo(db.kysely, baseCurrency),
       ])
       return rows.map((row) => {
@@ -61,7 +64,7 @@ export function createAccountsService(deps: { db: Pick<Db, 'kysely'> }): Account
     },
 
     async quickBalances(principal) {
-      const rows = await repo.listVisibleAccounts(db.kysely, readable(principal))
+      const rows = await repo.listVisibleAccounts(db.kysely, readable(principal), ['account_token', 'account_type', 'list_json', 'threshold_json'])
       return rows.map((row) => {
         const list = listFields(row)
         const entry: Static<typeof QuickBalanceEntry> = { accountToken: row.account_token, accountType: row.account_type }
@@ -79,7 +82,7 @@ export function createAccountsService(deps: { db: Pick<Db, 'kysely'> }): Account
     },
 
     async details(principal, accountToken) {
-      const row = await repo.findAccount(db.kysely, readable(principal), accountToken)
+      const row = await repo.findAccountDetails(db.kysely, readable(principal), accountToken)
       if (!row) throw new ApiError('API-404', [{ field: 'accountToken', reason: 'no such account' }])
       return { accountToken: row.account_token, accountIdDisplay: listFields(row).accountIdDisplay, ...JSON.parse(row.details_json) }
     },

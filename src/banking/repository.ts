@@ -66,16 +66,24 @@ export interface AccountFilter {
   groupId?: string
 }
 
-export function listVisibleAccounts(db: Executor, customerId: string, filter: AccountFilter = {}): Promise<AccountRow[]> {
-  let query = db.selectFrom('accounts').selectAll().where('customer_id', '=', customerId).where('is_visible', '=', 1)
+type AccountColumn = keyof AccountRow
+
+/** Only the named columns are read: the documents are large, and each read needs one or two of them. */
+export function listVisibleAccounts<C extends AccountColumn>(db: Executor, customerId: string, columns: readonly C[], filter: AccountFilter = {}): Promise<Pick<AccountRow, C>[]> {
+  let query = db.selectFrom('accounts').select(columns as readonly AccountColumn[]).where('customer_id', '=', customerId).where('is_visible', '=', 1)
   if (filter.category) query = query.where('category', '=', filter.category)
   if (filter.groupId) query = query.where('group_id', '=', filter.groupId)
-  return query.orderBy('position').execute()
+  return query.orderBy('position').execute() as Promise<Pick<AccountRow, C>[]>
 }
 
 /** The account with this token, only if it belongs to this customer: another customer's token finds nothing. */
-export function findAccount(db: Executor, customerId: string, accountToken: string): Promise<AccountRow | undefined> {
-  return db.selectFrom('accounts').selectAll().where('account_token', '=', accountToken).where('customer_id', '=', customerId).executeTakeFirst()
+export function findAccountDetails(db: Executor, customerId: string, accountToken: string) {
+  return db
+    .selectFrom('accounts')
+    .select(['account_token', 'list_json', 'details_json'])
+    .where('account_token', '=', accountToken)
+    .where('customer_id', '=', customerId)
+    .executeTakeFirst()
 }
 
 export async function insertAccount(db: Executor, row: Insertable<AccountsTable>): Promise<void> {

@@ -65,7 +65,11 @@ function singleHeader(request: FastifyRequest, name: string): string | undefined
   return text?.trim() ? text : undefined
 }
 
-function handleError(error: FastifyError | ApiError, request: FastifyRequest, reply: FastifyReply) {
+/**
+ * Answers any failure of a /v2 request in the contract's shape. Also used for Fastify's framework errors (a bad
+ * URL, a path parameter over the router's limit), which are raised before any scope's error handler exists.
+ */
+export function handleError(error: FastifyError | ApiError, request: FastifyRequest, reply: FastifyReply) {
   const apiError = toApiError(error)
   if (apiError.code === 'API-520') {
     request.log.error({ err: error }, 'unexpected failure')
@@ -88,7 +92,7 @@ export function toApiError(error: FastifyError | ApiError): ApiError {
   const status = error.statusCode ?? 500
   // Fastify's own client errors: malformed JSON, an unsupported content type, a body over the limit, a bad URL.
   if (status >= 400 && status < 500) {
-    const reason = status === 413 ? 'body is too large' : status === 415 ? 'unsupported content type' : 'malformed request'
+    const reason = status === 413 ? 'body is too large' : status === 415 ? 'unsupported content type' : status === 414 ? 'a path parameter is too long' : 'malformed request'
     return new ApiError(status === 404 ? 'API-404' : 'API-420', status === 404 ? [] : [{ reason }])
   }
   return new ApiError('API-520')
