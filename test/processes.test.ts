@@ -1,12 +1,9 @@
 // The real command-line tool and server processes: key management, two servers sharing one database, and a
 // graceful shutdown on SIGTERM.
-import { spawn, type ChildProcess } from 'node:child_process'
-import { fileURLToPath } from 'node:url'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createTestDatabase, TEST_DIALECT, type TestDatabase } from './support/database.js'
+import { runFinapi, startFinapiServer } from './support/cli.js'
 import { call } from './support/harness.js'
-
-const BIN = fileURLToPath(new URL('../bin/finapi.js', import.meta.url))
 
 let database: TestDatabase
 beforeAll(async () => {
@@ -14,47 +11,9 @@ beforeAll(async () => {
 })
 afterAll(() => database.drop())
 
-function env(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
-  return { PATH: process.env['PATH'], MODE: 'sandbox', DATABASE_URL: database.url, LOG_LEVEL: 'info', ...extra }
-}
-
-function run(args: string[], extraEnv: Record<string, string> = {}): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [BIN, ...args], { env: env(extraEnv) })
-    let stdout = ''
-    let stderr = ''
-    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()))
-    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()))
-    child.on('error', reject)
-    child.on('close', (code) => resolve({ code, stdout, stderr }))
-  })
-}
-
-interface Server {
-  child: ChildProcess
-  baseUrl: string
-  output: () => string
-  exited: Promise<number | null>
-}
-
-function startServer(): Promise<Server> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [BIN, 'serve'], { env: env({ PORT: '0' }) })
-    let output = ''
-    const exited = new Promise<number | null>((r) => child.on('close', r))
-    const timer = setTimeout(() => reject(new Error(`server did not start:\n${output}`)), 20_000)
-    child.stdout.on('data', (d: Buffer) => {
-      output += d.toString()
-      const match = /listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(output)
-      if (match) {
-        clearTimeout(timer)
-        resolve({ child, baseUrl: match[1]!, output: () => output, exited })
-      }
-    })
-    child.stderr.on('data', (d: Buffer) => (output += d.toString()))
-    exited.then(() => reject(new Error(`server exited:\n${output}`)), () => undefined)
-  })
-}
+const env = (extra: Record<string, string> = {}) => ({ MODE: 'sandbox', DATABASE_URL: database.url, LOG_LEVEL: 'info', ...extra })
+const run = (args: string[], extra: Record<string, string> = {}) => runFinapi(args, env(extra))
+const startServer = () => startFinapiServer(env())
 
 describe('finapi command-line tool', () => {
   it('migrate applies the schema and is idempotent', async () => {

@@ -34,10 +34,6 @@ export function findCustomer(db: Executor, id: string): Promise<Selectable<Custo
   return db.selectFrom('customers').selectAll().where('id', '=', id).executeTakeFirst()
 }
 
-export async function insertCustomer(db: Executor, row: Insertable<CustomersTable>): Promise<void> {
-  await db.insertInto('customers').values(row).execute()
-}
-
 export async function insertCredential(db: Executor, row: Insertable<CredentialsTable>): Promise<void> {
   await db.insertInto('credentials').values(row).execute()
 }
@@ -52,11 +48,6 @@ export function findSession(db: Executor, tokenHash: string): Promise<SessionRow
 
 export async function revokeSession(db: Executor, tokenHash: string, at: string): Promise<void> {
   await db.updateTable('sessions').set({ revoked_at: at }).where('token_hash', '=', tokenHash).where('revoked_at', 'is', null).execute()
-}
-
-export async function revokeCredential(db: Executor, id: string, at: string): Promise<number> {
-  const result = await db.updateTable('credentials').set({ revoked_at: at }).where('id', '=', id).where('revoked_at', 'is', null).executeTakeFirst()
-  return Number(result.numUpdatedRows)
 }
 
 // ---- Accounts ----------------------------------------------------------------------------------------------
@@ -86,19 +77,7 @@ export function findAccountDetails(db: Executor, customerId: string, accountToke
     .executeTakeFirst()
 }
 
-export async function insertAccount(db: Executor, row: Insertable<AccountsTable>): Promise<void> {
-  await db.insertInto('accounts').values(row).execute()
-}
-
 export async function ratesTo(db: Executor, toCurrency: string): Promise<Map<string, string>> {
   const rows = await db.selectFrom('exchange_rates').select(['from_currency', 'rate']).where('to_currency', '=', toCurrency).execute()
   return new Map(rows.map((r) => [r.from_currency, r.rate]))
-}
-
-export async function upsertRate(db: Executor, from: string, to: string, rate: string): Promise<void> {
-  await db
-    .insertInto('exchange_rates')
-    .values({ from_currency: from, to_currency: to, rate })
-    .onConflict((oc) => oc.columns(['from_currency', 'to_currency']).doUpdateSet({ rate }))
-    .execute()
 }

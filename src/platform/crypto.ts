@@ -52,10 +52,3 @@ export async function verifySecret(secret: string, encoded: string | null | unde
 
 // A valid hash of a random value: verifying against it costs what a real verification costs and never matches.
 const DUMMY_HASH = ['scrypt', SCRYPT.N, SCRYPT.r, SCRYPT.p, randomBytes(16).toString('base64url'), randomBytes(32).toString('base64url')].join('$')
-
-/** Constant-time equality of two strings (e.g. a submitted hash and a stored one). */
-export function constantTimeEqual(a: string, b: string): boolean {
-  const ah = createHash('sha256').update(a, 'utf8').digest()
-  const bh = createHash('sha256').update(b, 'utf8').digest()
-  return timingSafeEqual(ah, bh)
-}

@@ -1,6 +1,5 @@
 // `finapi import` through the real command: a generated 10,000-customer file loads; a file with one bad record
 // loads nothing and names the record and field; the shipped example and JSON Schema stay in step with the code.
-import { spawn } from 'node:child_process'
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -9,10 +8,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { hashSecret } from '../../src/platform/crypto.js'
 import { openDatabase, type Db } from '../../src/platform/db/database.js'
 import { expectStatus } from '../support/banking.js'
+import { runFinapi, startFinapiServer } from '../support/cli.js'
 import { createTestDatabase, type TestDatabase } from '../support/database.js'
 import { call } from '../support/harness.js'
 
-const BIN = fileURLToPath(new URL('../../bin/finapi.js', import.meta.url))
 const dir = mkdtempSync(join(tmpdir(), 'finapi-import-'))
 
 let database: TestDatabase
@@ -26,17 +25,8 @@ afterAll(async () => {
   await database.drop()
 })
 
-function finapi(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [BIN, ...args], { env: { PATH: process.env['PATH'], MODE: 'production', DATABASE_URL: database.url, LOG_LEVEL: 'warn' } })
-    let stdout = ''
-    let stderr = ''
-    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()))
-    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()))
-    child.on('error', reject)
-    child.on('close', (code) => resolve({ code, stdout, stderr }))
-  })
-}
+const production = () => ({ MODE: 'production', DATABASE_URL: database.url, LOG_LEVEL: 'warn' })
+const finapi = (args: string[]) => runFinapi(args, production())
 
 function customer(i: number, secretHash: string) {
   const n = String(i).padStart(8, '0')
@@ -85,15 +75,9 @@ describe('finapi import', () => {
     expect(await counts()).toEqual({ customers: 10_000, credentials: 10_000, accounts: 20_000 })
 
     // A production server on the same database serves an imported customer.
-    const server = spawn(process.execPath, [BIN, 'serve'], { env: { PATH: process.env['PATH'], MODE: 'production', DATABASE_URL: database.url, PORT: '0', LOG_LEVEL: 'warn' } })
+    const server = await startFinapiServer(production())
+    const baseUrl = server.baseUrl
     try {
-      const baseUrl = await new Promise<string>((resolve, reject) => {
-        server.stdout.on('data', (d: Buffer) => {
-          const m = /listening on (http:\/\/\S+)/.exec(d.toString())
-          if (m) resolve(m[1]!)
-        })
-        server.on('close', () => reject(new Error('server exited')))
-      })
       const created = await finapi(['keys', 'create', '--name', 'import-test'])
       const key = /(fk_\S+)/.exec(created.stdout)![1]!
       const login = await call(baseUrl, key, 'POST', '/v2/auth?v=1', {
@@ -104,7 +88,7 @@ describe('finapi import', () => {
       expect(accounts.json.accountsResponse.accounts.map((a: { accountIdDisplay: string }) => a.accountIdDisplay)).toEqual(['083047-00004321', '517000xxxxxx4321'])
       expect(accounts.json.accountsResponse.accounts[0].availableBalance).toBe('4321.25')
     } finally {
-      server.kill('SIGTERM')
+      server.child.kill('SIGTERM')
     }
   })
 

@@ -1,0 +1,50 @@
+// Runs the real `finapi` command (bin/finapi.js) as a child process, with only the environment given.
+import { spawn, type ChildProcess } from 'node:child_process'
+import { fileURLToPath } from 'node:url'
+
+const BIN = fileURLToPath(new URL('../../bin/finapi.js', import.meta.url))
+
+export interface Finished {
+  code: number | null
+  stdout: string
+  stderr: string
+}
+
+export function runFinapi(args: string[], env: Record<string, string>): Promise<Finished> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [BIN, ...args], { env: { PATH: process.env['PATH'], ...env } })
+    let stdout = ''
+    let stderr = ''
+    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()))
+    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()))
+    child.on('error', reject)
+    child.on('close', (code) => resolve({ code, stdout, stderr }))
+  })
+}
+
+export interface RunningServer {
+  child: ChildProcess
+  baseUrl: string
+  output: () => string
+  exited: Promise<number | null>
+}
+
+/** `finapi serve` on a free port; resolves once it prints the address it listens on. */
+export function startFinapiServer(env: Record<string, string>): Promise<RunningServer> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [BIN, 'serve'], { env: { PATH: process.env['PATH'], ...env, PORT: '0' } })
+    let output = ''
+    const exited = new Promise<number | null>((r) => child.on('close', r))
+    const timer = setTimeout(() => reject(new Error(`server did not start:\n${output}`)), 20_000)
+    child.stdout.on('data', (d: Buffer) => {
+      output += d.toString()
+      const match = /listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(output)
+      if (match) {
+        clearTimeout(timer)
+        resolve({ child, baseUrl: match[1]!, output: () => output, exited })
+      }
+    })
+    child.stderr.on('data', (d: Buffer) => (output += d.toString()))
+    exited.then(() => reject(new Error(`server exited:\n${output}`)), () => undefined)
+  })
+}
