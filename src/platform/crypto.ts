@@ -1,4 +1,4 @@
-// Small building blocks for machine-generated secrets.
+// Building blocks for secrets: SHA-256 for machine-generated ones, scrypt for human-chosen ones.
 import { createHash, randomBytes, scrypt, timingSafeEqual } from 'node:crypto'
 
 /** A URL-safe random secret with `bytes` bytes of entropy. */
@@ -13,7 +13,6 @@ export function randomSecret(bytes = 32): string {
 export function sha256Hex(value: string): string {
   return createHash('sha256').update(value, 'utf8').digest('hex')
 }
-
 
 // ---- Human-chosen secrets (passwords, passcodes): scrypt, salted, compared in constant time. ----------------
 

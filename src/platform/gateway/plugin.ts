@@ -100,9 +100,9 @@ export function toApiError(error: FastifyError | ApiError): ApiError {
 
 function fieldName(context: string, instancePath: string, params: Record<string, unknown>): string {
   const path = instancePath.split('/').filter(Boolean)
-  // AJV names one missing property; TypeBox names all of them.
-  const missing = params['missingProperty'] ?? (params['requiredProperties'] as string[] | undefined)?.join(',')
-  if (typeof missing === 'string') path.push(missing)
+  // TypeBox reports the missing members of an object together.
+  const missing = params['requiredProperties'] as string[] | undefined
+  if (missing) path.push(missing.join(','))
   return [context === 'body' ? undefined : context, ...path].filter(Boolean).join('.')
 }
 
