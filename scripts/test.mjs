@@ -2,9 +2,10 @@
 // `npm test`: type-check, lint, then the whole suite on SQLite and again on PostgreSQL. PostgreSQL runs on a
 // throwaway cluster started here from /usr/lib/postgresql/*/bin (initdb as the `postgres` user when root,
 // 127.0.0.1, a free port, fsync off) and removed afterwards. Without PostgreSQL's binaries the PostgreSQL pass is
-// skipped loudly, and under CI=true that fails the run.
+// skipped loudly, and under CI=true that fails the run. The browser tests (test/support/browser.ts) need Chromium at
+// /usr/bin/chromium (or FINAPI_CHROMIUM_PATH): without it they are skipped loudly, and under CI=true that fails the run.
 import { execFileSync, spawnSync } from 'node:child_process'
-import { chmodSync, existsSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs'
+import { accessSync, chmodSync, constants, existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync } from 'node:fs'
 import { createServer } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -38,6 +39,19 @@ function findPgBin() {
   if (!existsSync(root)) return undefined
   const versions = readdirSync(root).filter((v) => existsSync(join(root, v, 'bin', 'initdb'))).sort((a, b) => Number(b) - Number(a))
   return versions.length ? join(root, versions[0], 'bin') : undefined
+}
+
+// Same path and override as test/support/browser.ts.
+const chromiumPath = process.env.FINAPI_CHROMIUM_PATH || '/usr/bin/chromium'
+
+function chromiumInstalled() {
+  try {
+    if (!statSync(chromiumPath).isFile()) return false
+    accessSync(chromiumPath, constants.X_OK)
+    return true
+  } catch {
+    return false
+  }
 }
 
 function freePort() {
@@ -82,6 +96,11 @@ async function withPostgres(bin, fn) {
 
 let ok = step('type-check', 'npx', ['tsc', '--noEmit'])
 ok = step('lint', 'npx', ['eslint', '.', '--max-warnings=0']) && ok
+
+const chromium = chromiumInstalled()
+const noChromium = `✗ Chromium not found (${chromiumPath}): the browser tests ${ci ? 'fail (CI=true requires Chromium)' : 'are skipped'}; install with apt-get install -y --no-install-recommends chromium`
+if (!chromium) console.error(`\n${noChromium}`)
+
 ok = vitest('SQLite', {}) && ok
 
 const pgBin = findPgBin()
@@ -93,6 +112,14 @@ if (pgBin) {
   console.error(`!! Install it (apt-get install -y postgresql) to run the suite on PostgreSQL too.\n${banner}\n`)
   if (ci) {
     console.error('CI=true: PostgreSQL is required; failing.')
+    ok = false
+  }
+}
+
+if (!chromium) {
+  console.error(`\n${noChromium}`)
+  if (ci) {
+    console.error('CI=true: Chromium is required; failing.')
     ok = false
   }
 }

@@ -3,7 +3,7 @@
 import { randomUUID } from 'node:crypto'
 import { readFileSync } from 'node:fs'
 import type { IncomingMessage, ServerResponse } from 'node:http'
-import { TypeBoxValidatorCompiler, type TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
 import Fastify, { LogController, type FastifyBaseLogger, type FastifyReply, type FastifyInstance, type RawServerDefault } from 'fastify'
 import type { Logger } from 'pino'
 import { createApplicationService, type ApplicationService } from './applications/service.js'
@@ -12,13 +12,20 @@ import { createAuthService, type AuthService } from './banking/auth-service.js'
 import { bankingRoutes } from './banking/routes.js'
 import { SANDBOX_CUSTOMER_1_ID } from './banking/sandbox-data.js'
 import type { Config } from './config.js'
+import { createAuthorizeService, type AuthorizeService } from './oauth/authorize-service.js'
+import { createClientService, type ClientService } from './oauth/clients-service.js'
+import { oauthRoutes } from './oauth/routes.js'
+import { OAUTH_SECURITY_SCHEMES } from './oauth/schemas.js'
+import { createTokenService, type TokenService } from './oauth/token-service.js'
 import type { Clock } from './platform/clock.js'
 import type { Db } from './platform/db/database.js'
 import { gateway, handleError as gatewayError } from './platform/gateway/plugin.js'
 import { healthRoutes } from './platform/health.js'
 import { createMaintenanceSwitch, type MaintenanceSwitch } from './platform/maintenance.js'
+import { lazyChildLogger } from './platform/logger.js'
 import { metricsPlugin } from './platform/metrics.js'
 import { openapiPlugin } from './platform/openapi.js'
+import { validatorCompiler } from './platform/validation.js'
 
 export const VERSION: string = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')).version
 
@@ -27,6 +34,10 @@ export interface Services {
   maintenance: MaintenanceSwitch
   auth: AuthService
   accounts: AccountsService
+  oauthClients: ClientService
+  oauthAuthorize: AuthorizeService
+  /** Also resolves OAuth access tokens for the banking (via auth) and reporting interfaces. */
+  oauthTokens: TokenService
 }
 
 /** The app as features see it: TypeBox schemas give each handler its types. */
@@ -70,29 +81,37 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     genReqId: correlationId,
     requestIdHeader: false,
     logController: new LogController({ requestIdLogLabel: 'correlationId' }),
+    childLoggerFactory: (logger, bindings, options) => lazyChildLogger(logger as Logger, bindings, options) as FastifyBaseLogger,
     bodyLimit: config.bodyLimitBytes,
     requestTimeout: 30_000,
     // Long enough for any valid path parameter to reach schema validation, which names the field.
-    maxParamLength: 256,
+    routerOptions: { maxParamLength: 256 },
     frameworkErrors: (error, request, reply) => {
       reply.header('X-CorrelationID', request.id)
       if (request.url.startsWith('/v2/')) return gatewayError(error, request, reply)
       return (reply as FastifyReply).code(400).send({ statusCode: 400, error: 'Bad Request', message: error.message })
     },
   }).withTypeProvider<TypeBoxTypeProvider>()
-  // TypeBox validates: query strings and path parameters are converted to their types, bodies never are, so a
-  // number sent where the spec wants a string is an error rather than silently accepted.
-  app.setValidatorCompiler(TypeBoxValidatorCompiler)
+  app.setValidatorCompiler(validatorCompiler)
 
+  const applications = createApplicationService({ db, clock })
+  const oauthClients = createClientService({ db, clock, applications })
+  const oauthTokens = createTokenService({ db, clock, clients: oauthClients })
+  const auth = createAuthService({
+    db,
+    clock,
+    // OAuth access tokens work as Authorization tokens on the banking interface.
+    grants: oauthTokens,
+    options: { lenientCustomerId: config.mode === 'sandbox' && !config.sandboxStrictTokens ? SANDBOX_CUSTOMER_1_ID : undefined },
+  })
   const services: Services = {
-    applications: createApplicationService({ db, clock }),
+    applications,
     maintenance: createMaintenanceSwitch({ db, clock, onError: (err) => logger.warn({ err }, 'maintenance poll failed') }),
-    auth: createAuthService({
-      db,
-      clock,
-      options: { lenientCustomerId: config.mode === 'sandbox' && !config.sandboxStrictTokens ? SANDBOX_CUSTOMER_1_ID : undefined },
-    }),
+    auth,
     accounts: createAccountsService({ db }),
+    oauthClients,
+    oauthAuthorize: createAuthorizeService({ db, clock, clients: oauthClients, signIn: auth }),
+    oauthTokens,
   }
   await services.maintenance.refresh()
   services.maintenance.start(deps.settingsPollMs ?? 5_000)
@@ -105,8 +124,9 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   })
 
   await app.register(metricsPlugin)
-  await app.register(openapiPlugin, { version: VERSION })
+  await app.register(openapiPlugin, { version: VERSION, securitySchemes: OAUTH_SECURITY_SCHEMES })
   await app.register(healthRoutes, { db })
+  await oauthRoutes(app, services)
 
   await app.register(
     async (v2) => {
@@ -114,6 +134,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
         applications: services.applications,
         maintenance: services.maintenance,
         rateLimitPerMinute: config.rateLimitPerMinute,
+        clock,
       })
       await bankingRoutes(v2, services)
       for (const feature of deps.extraV2Features ?? []) await feature(v2, services)

@@ -1,8 +1,10 @@
-// What a database needs before a server may use it: the schema, and in sandbox mode the shared sandbox key and
-// the fixed sandbox customers (loaded once, through the same importer operators use).
+// What a database needs before a server may use it: the schema, and in sandbox mode the shared sandbox key (also
+// registered as a public OAuth client) and the fixed sandbox customers (loaded once, through the same importer
+// operators use).
 import { createApplicationService } from './applications/service.js'
 import { importData } from './banking/importer.js'
 import { SANDBOX_CUSTOMER_1_ID, sandboxDataset } from './banking/sandbox-data.js'
+import { createClientService } from './oauth/clients-service.js'
 import type { Config } from './config.js'
 import type { Clock } from './platform/clock.js'
 import type { Db } from './platform/db/database.js'
@@ -11,7 +13,9 @@ import { migrateToLatest } from './platform/db/migrate.js'
 export async function prepareDatabase(config: Config, db: Db, clock: Clock): Promise<void> {
   await migrateToLatest(db)
   if (config.mode === 'sandbox' && config.sandboxApiKey) {
-    await createApplicationService({ db, clock }).ensureSandboxKey(config.sandboxApiKey)
+    const applications = createApplicationService({ db, clock })
+    await applications.ensureSandboxKey(config.sandboxApiKey)
+    await createClientService({ db, clock, applications }).ensureSandboxClient()
     if (!(await sandboxLoaded(db))) {
       try {
         await importData({ db, clock }, sandboxDataset())

@@ -1,7 +1,8 @@
-// The `finapi` command: serve, migrate, application keys and the maintenance switch.
+// The `finapi` command: serve, migrate, application keys, OAuth clients and the maintenance switch.
 import { parseArgs } from 'node:util'
 import { readFile } from 'node:fs/promises'
 import { createApplicationService } from './applications/service.js'
+import { createAuthService } from './banking/auth-service.js'
 import { ImportFile } from './banking/import-schema.js'
 import { ImportError, importData, type Progress } from './banking/importer.js'
 import { prepareDatabase } from './bootstrap.js'
@@ -10,6 +11,7 @@ import { systemClock } from './platform/clock.js'
 import { openDatabase, type Db } from './platform/db/database.js'
 import { migrateToLatest } from './platform/db/migrate.js'
 import { createMaintenanceSwitch } from './platform/maintenance.js'
+import { ClientRegistrationError, createClientService } from './oauth/clients-service.js'
 import { serve } from './server.js'
 
 const USAGE = `Usage: finapi <command>
@@ -19,6 +21,14 @@ const USAGE = `Usage: finapi <command>
   keys create --name <name>   create an application key (printed once; only its hash is stored)
   keys list                   list application keys
   keys revoke <id>            revoke an application key
+  clients create --name <name> --scope <scope>... [--redirect-uri <uri>...] [--public] [--application <id>]
+                              register an OAuth client (scopes: accounts, reporting); prints its client_id and,
+                              unless --public, its secret (once; only its hash is stored). With --application the
+                              client_id is that application's key (banking); --public clients must use PKCE
+  clients list                list OAuth clients
+  clients revoke <id>         revoke an OAuth client and every token issued to it
+  credentials list <customer> list a customer's credentials, soft credentials included (never a secret)
+  credentials revoke <id>     revoke one credential, such as a lost device's soft credential
   maintenance on|off|status   switch every server on this database to API-522 maintenance answers, or back
   import <file.json>          load customers, credentials, accounts and exchange rates, all or nothing
   import --schema             print the JSON Schema of the import file
@@ -55,6 +65,93 @@ async function keys(config: Config, args: string[]): Promise<void> {
       process.stdout.write(`Revoked application ${id}.\n`)
     } else {
       throw new UsageError(`unknown keys action: ${action ?? '(none)'}`)
+    }
+  })
+}
+
+async function clients(config: Config, args: string[]): Promise<void> {
+  let parsed
+  try {
+    parsed = parseArgs({
+      args,
+      options: {
+        name: { type: 'string' },
+        'redirect-uri': { type: 'string', multiple: true },
+        scope: { type: 'string', multiple: true },
+        public: { type: 'boolean' },
+        application: { type: 'string' },
+      },
+      allowPositionals: true,
+    })
+  } catch (err) {
+    throw new UsageError((err as Error).message)
+  }
+  const { values, positionals } = parsed
+  const [action, id] = positionals
+  await withDb(config, async (db) => {
+    const service = createClientService({ db, clock: systemClock, applications: createApplicationService({ db, clock: systemClock }) })
+    if (action === 'create') {
+      if (!values.name) throw new UsageError('clients create needs --name <name>')
+      let created
+      try {
+        created = await service.create({
+          name: values.name,
+          redirectUris: values['redirect-uri'] ?? [],
+          scopes: values.scope ?? [],
+          public: values.public ?? false,
+          applicationId: values.application,
+        })
+      } catch (err) {
+        if (err instanceof ClientRegistrationError) throw new UsageError(err.message)
+        throw err
+      }
+      const { client, secret } = created
+      const kind = client.confidential ? 'confidential' : 'public (PKCE, no secret)'
+      process.stdout.write(`Created OAuth client ${client.id} (${client.name}), ${kind}, scopes: ${client.scopes.join(' ')}.\n`)
+      process.stdout.write(
+        client.publicId ? `client_id: ${client.publicId}\n` : `client_id: the key of application ${client.applicationId} (its x-svc-key)\n`,
+      )
+      if (secret) process.stdout.write(`client_secret (shown once, store it now): ${secret}\n`)
+    } else if (action === 'list') {
+      const rows = await service.list()
+      const lines = rows.map((c) =>
+        [
+          c.id,
+          c.name,
+          c.publicId ?? `key of application ${c.applicationId}`,
+          c.confidential ? 'confidential' : 'public',
+          c.scopes.join(' '),
+          [...c.redirectUris, ...(c.loopbackRedirects ? ['http://localhost|127.0.0.1 (any port and path)'] : [])].join(' ') || '-',
+          c.revokedAt ? 'revoked' : 'active',
+          c.createdAt,
+        ].join('\t'),
+      )
+      process.stdout.write(['id\tname\tclient_id\ttype\tscopes\tredirect URIs\tstatus\tcreated', ...lines].join('\n') + '\n')
+    } else if (action === 'revoke') {
+      if (!id) throw new UsageError('clients revoke needs a client id (see clients list)')
+      if (!(await service.revoke(id))) throw new UsageError(`no active OAuth client with id ${id}`)
+      process.stdout.write(`Revoked OAuth client ${id}; its tokens no longer work.\n`)
+    } else {
+      throw new UsageError(`unknown clients action: ${action ?? '(none)'}`)
+    }
+  })
+}
+
+async function credentials(config: Config, args: string[]): Promise<void> {
+  const [action, id] = args
+  await withDb(config, async (db) => {
+    const auth = createAuthService({ db, clock: systemClock })
+    if (action === 'list') {
+      if (!id) throw new UsageError('credentials list needs a customer id')
+      const rows = await auth.listCredentials(id)
+      const lines = rows.map((c) => [c.id, c.kind + (c.tokenType ? ` (${c.tokenType})` : ''), `${c.brand}/${c.lob}`, c.restricted ? 'restricted' : '-', c.status, c.createdAt].join('\t'))
+      process.stdout.write(['id\tkind\tbrand/lob\trestricted\tstatus\tcreated', ...lines].join('\n') + '\n')
+    } else if (action === 'revoke') {
+      if (!id) throw new UsageError('credentials revoke needs a credential id (see credentials list)')
+      if (!(await auth.revokeCredential(id))) throw new UsageError(`no active credential with id ${id}`)
+      process.stdout.write(`Revoked credential ${id}; signing in with it now fails.\n`)
+    } else {
+      throw new UsageError(`unknown credentials action: ${action ?? '(none)'}`)
     }
   })
 }
@@ -112,6 +209,10 @@ async function main(argv: string[]): Promise<void> {
       })
     case 'keys':
       return keys(config, rest)
+    case 'clients':
+      return clients(config, rest)
+    case 'credentials':
+      return credentials(config, rest)
     case 'maintenance':
       return maintenance(config, rest[0])
     case 'import':

@@ -229,7 +229,11 @@ describe('throttling per application key', () => {
     const limited = await startTestApp({ features: [probeFeature], env: { RATE_LIMIT_PER_MINUTE: '3' } })
     try {
       const other = await createApplicationService({ db: limited.db, clock: { now: () => new Date() } }).create('Other')
-      for (let i = 0; i < 3; i++) expect((await limited.call('GET', '/v2/probe?v=1')).status).toBe(200)
+      for (let i = 0; i < 3; i++) {
+        const res = await limited.call('GET', '/v2/probe?v=1')
+        expect(res.status).toBe(200)
+        expect([res.headers['x-ratelimit-limit'], res.headers['x-ratelimit-remaining'], res.headers['x-ratelimit-reset']]).toEqual(['3', String(2 - i), '60'])
+      }
       const throttled = await limited.call('GET', '/v2/probe?v=1')
       expect(throttled.status).toBe(429)
       expect(throttled.json).toEqual({ status: { code: 'API-521', message: 'Throttle Limit Exceeded' } })
@@ -237,6 +241,9 @@ describe('throttling per application key', () => {
       expect(throttled.headers['x-correlationid']).toBeDefined()
       const otherKey = await limited.call('GET', '/v2/probe?v=1', { headers: { 'x-svc-key': other.key } })
       expect(otherKey.status).toBe(200)
+      // The window restarts a minute after the key's first request (the app runs on a fake clock).
+      limited.clock.advance(60_000)
+      expect((await limited.call('GET', '/v2/probe?v=1')).status).toBe(200)
     } finally {
       await limited.close()
     }

@@ -4,6 +4,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createTestDatabase, TEST_DIALECT, type TestDatabase } from './support/database.js'
 import { runFinapi, startFinapiServer } from './support/cli.js'
 import { call } from './support/harness.js'
+import { SESSION_CACHE_MS } from '../src/banking/auth-service.js'
+import { SANDBOX_CUSTOMER_1_ID } from '../src/banking/sandbox-data.js'
+import { expectStatus } from './support/banking.js'
+
+const loginBody = {
+  loginRequest: { brand: 'nab', lob: 'nab', credentials: { apiStructType: 'usernamePassword', usernamePassword: { username: '10055670', password: 'aaa111' } } },
+}
 
 let database: TestDatabase
 beforeAll(async () => {
@@ -13,7 +20,7 @@ afterAll(() => database.drop())
 
 const env = (extra: Record<string, string> = {}) => ({ MODE: 'sandbox', DATABASE_URL: database.url, LOG_LEVEL: 'info', ...extra })
 const run = (args: string[], extra: Record<string, string> = {}) => runFinapi(args, env(extra))
-const startServer = () => startFinapiServer(env())
+const startServer = (extra: Record<string, string> = {}) => startFinapiServer(env(extra))
 
 describe('finapi command-line tool', () => {
   it('migrate applies the schema and is idempotent', async () => {
@@ -62,6 +69,38 @@ describe('finapi command-line tool', () => {
   })
 })
 
+describe('finapi credentials', () => {
+  it('lists a customer\'s credentials without secrets and revokes a soft credential, which then fails to sign in', async () => {
+    const server = await startServer()
+    try {
+      const key = 'sandbox-key-finapi'
+      const login = await call(server.baseUrl, key, 'POST', '/v2/auth?v=1', { body: loginBody })
+      const authorization = login.json.loginResponse.tokens[0].value as string
+      const soft = await call(server.baseUrl, key, 'POST', '/v2/token?v=1', { headers: { authorization }, body: { tokenRequest: { type: 'touch' } } })
+      const softToken = soft.json.tokenResponse.token as string
+      const withSoft = { loginRequest: { brand: 'nab', lob: 'nab', credentials: { apiStructType: 'token', token: { token: softToken } } } }
+      expect((await call(server.baseUrl, key, 'POST', '/v2/auth?v=1', { body: withSoft })).status).toBe(200)
+
+      const listed = await run(['credentials', 'list', SANDBOX_CUSTOMER_1_ID])
+      expect(listed.code).toBe(0)
+      expect(listed.stdout).toContain('usernamePassword\tnab/nab\t-\tactive')
+      expect(listed.stdout).not.toContain(softToken)
+      const id = /^(\S+)\ttoken \(touch\)\tnab\/nab\t-\tactive/m.exec(listed.stdout)?.[1]
+      expect(id).toBeDefined()
+
+      expect((await run(['credentials', 'revoke', id!])).code).toBe(0)
+      expectStatus(await call(server.baseUrl, key, 'POST', '/v2/auth?v=1', { body: withSoft }), 401, 'API-448')
+      expect((await run(['credentials', 'list', SANDBOX_CUSTOMER_1_ID])).stdout).toMatch(new RegExp(`^${id}\ttoken \\(touch\\)\tnab/nab\t-\trevoked`, 'm'))
+      const again = await run(['credentials', 'revoke', id!])
+      expect(again.code).toBe(1)
+      expect(again.stderr).toContain(`no active credential with id ${id}`)
+    } finally {
+      server.child.kill('SIGTERM')
+      await server.exited
+    }
+  })
+})
+
 describe(`two server processes on one ${TEST_DIALECT} database`, () => {
   it('both serve, accept a key created by a third process, and shut down gracefully on SIGTERM', async () => {
     const [a, b] = await Promise.all([startServer(), startServer()])
@@ -84,5 +123,29 @@ describe(`two server processes on one ${TEST_DIALECT} database`, () => {
     expect(await a.exited).toBe(0)
     expect(await b.exited).toBe(0)
     expect(a.output()).toContain('shut down cleanly')
+  })
+
+  it('a logout on one server takes effect there at once and on the other within SESSION_CACHE_MS', async () => {
+    const [a, b] = await Promise.all([startServer({ SANDBOX_STRICT_TOKENS: 'true' }), startServer({ SANDBOX_STRICT_TOKENS: 'true' })])
+    try {
+      const login = await call(a.baseUrl, 'sandbox-key-finapi', 'POST', '/v2/auth?v=1', { body: loginBody })
+      const authorization = login.json.loginResponse.tokens[0].value as string
+      const read = (server: { baseUrl: string }) => call(server.baseUrl, 'sandbox-key-finapi', 'GET', '/v2/accounts?v=1', { headers: { authorization } })
+      expect((await read(a)).status).toBe(200)
+      expect((await read(b)).status).toBe(200) // b now remembers the session
+      expect((await call(a.baseUrl, 'sandbox-key-finapi', 'DELETE', '/v2/auth?v=1', { headers: { authorization } })).status).toBe(200)
+      expect((await read(a)).status).toBe(401)
+      const loggedOutAt = Date.now()
+      let status = (await read(b)).status
+      while (status === 200 && Date.now() - loggedOutAt < SESSION_CACHE_MS + 2_000) {
+        await new Promise((r) => setTimeout(r, 100))
+        status = (await read(b)).status
+      }
+      expect(status).toBe(401)
+      expect(Date.now() - loggedOutAt).toBeLessThan(SESSION_CACHE_MS + 1_000)
+    } finally {
+      a.child.kill('SIGTERM')
+      b.child.kill('SIGTERM')
+    }
   })
 })

@@ -27,6 +27,8 @@ export interface Application {
 export interface ApplicationService {
   /** The active application holding this key, or undefined for an unknown or revoked key. */
   authenticate(key: string): Promise<Application | undefined>
+  /** The application for this key if it was verified in the last KEY_CACHE_MS, without waiting: the hot path. */
+  recall(key: string): Application | undefined
   create(name: string): Promise<{ application: Application; key: string }>
   list(): Promise<Application[]>
   revoke(id: string): Promise<boolean>
@@ -39,6 +41,11 @@ export function createApplicationService(deps: { db: Pick<Db, 'kysely'>; clock: 
   const verified = new Map<string, { application: Application; until: number }>()
 
   return {
+    recall(key) {
+      const hit = verified.get(sha256Hex(key))
+      return hit && hit.until > clock.now().getTime() ? hit.application : undefined
+    },
+
     async authenticate(key) {
       const hash = sha256Hex(key)
       const now = clock.now().getTime()

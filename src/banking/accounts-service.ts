@@ -1,5 +1,10 @@
-// The four account reads. Each reads only the principal's own accounts: the customer id is part of every query,
-// so an account token of another customer finds nothing and answers exactly as an unknown token does.
+// The four account reads. Each reads only the principal's own accounts: everything is looked up under the
+// principal's customer id, so an account token of another customer finds nothing and answers exactly as an
+// unknown token does.
+//
+// Account data does not change after it is imported (the importer refuses an existing customer or account
+// token), so each customer's accounts are read and parsed once and then served from a bounded in-process cache.
+// That keeps the reads at the cost of the gateway; a future feature that changes accounts must call `forget`.
 import type { Static } from 'typebox'
 import type { Db } from '../platform/db/database.js'
 import { ApiError } from '../platform/errors.js'
@@ -10,15 +15,47 @@ import type { AccountDetails, AccountListEntry, Balance, BalanceEntry, Category,
 
 type ListEntry = Static<typeof AccountListEntry>
 type StoredListFields = Omit<ListEntry, 'accountToken'>
+type Details = Static<typeof AccountDetails>
+type QuickEntry = Static<typeof QuickBalanceEntry>
+type Threshold = NonNullable<QuickEntry['balanceThreshold']>
 
 const BANK_ACCOUNT_TYPES = new Set(['DDA', 'SDA', 'TDP'])
 const CARD_TYPES = new Set(['MCD', 'VCD', 'ACD'])
 
+/** Customers whose parsed accounts stay in memory; the least recently read are dropped first. */
+export const ACCOUNT_CACHE_CUSTOMERS = 2_000
+
+// What list, quickBalances and details return is shared with later calls for the same customer: never mutate it.
 export interface AccountsService {
   list(principal: Principal, category?: Category): Promise<ListEntry[]>
   balances(principal: Principal, query: { category?: Category; groupId?: string; baseCurrency?: string }): Promise<Static<typeof BalanceEntry>[]>
-  quickBalances(principal: Principal): Promise<Static<typeof QuickBalanceEntry>[]>
-  details(principal: Principal, accountToken: string): Promise<Static<typeof AccountDetails>>
+  quickBalances(principal: Principal): Promise<QuickEntry[]>
+  details(principal: Principal, accountToken: string): Promise<Details>
+  /** Drops a customer's cached accounts, for whatever changes them. */
+  forget(customerId: string): void
+}
+
+/** One account as read from the database, its documents parsed. Shared between requests: never mutated. */
+interface StoredAccount {
+  accountToken: string
+  category: Category
+  accountType: string
+  groupId: string | null
+  isVisible: boolean
+  list: StoredListFields
+  balance: Balance
+  threshold: Threshold | undefined
+  detailsJson: string
+  /** Parsed on first use: most accounts are never opened. */
+  details?: Details
+}
+
+/** A customer's accounts, with the answers that depend only on them computed on first use. */
+interface CustomerAccounts {
+  accounts: StoredAccount[]
+  lists: Map<Category | undefined, ListEntry[]>
+  quick?: QuickEntry[]
+  byToken: Map<string, StoredAccount>
 }
 
 function readable(principal: Principal): string {
@@ -27,66 +64,107 @@ function readable(principal: Principal): string {
   return principal.customerId
 }
 
-function listFields(row: Pick<repo.AccountRow, 'list_json'>): StoredListFields {
-  return JSON.parse(row.list_json) as StoredListFields
+function toStored(row: repo.AccountRow): StoredAccount {
+  return {
+    accountToken: row.account_token,
+    category: row.category,
+    accountType: row.account_type,
+    groupId: row.group_id,
+    isVisible: row.is_visible === 1,
+    list: JSON.parse(row.list_json) as StoredListFields,
+    balance: JSON.parse(row.balance_json) as Balance,
+    threshold: row.threshold_json ? (JSON.parse(row.threshold_json) as Threshold) : undefined,
+    detailsJson: row.details_json,
+  }
 }
 
-export function createAccountsService(deps: { db: Pick<Db, 'kysely'> }): AccountsService {
+export function createAccountsService(deps: { db: Pick<Db, 'kysely'>; cacheCustomers?: number }): AccountsService {
   const { db } = deps
+  const capacity = deps.cacheCustomers ?? ACCOUNT_CACHE_CUSTOMERS
+  // Insertion order is recency order: a hit is moved to the end, the first entry is the least recently used.
+  // Promises are cached so concurrent first reads of one customer share one query.
+  const cache = new Map<string, Promise<CustomerAccounts>>()
+
+  function customerAccounts(customerId: string): Promise<CustomerAccounts> {
+    let entry = cache.get(customerId)
+    if (entry) {
+      cache.delete(customerId)
+    } else {
+      entry = repo.listCustomerAccounts(db.kysely, customerId).then((rows) => {
+        const accounts = rows.map(toStored)
+        return { accounts, lists: new Map(), byToken: new Map(accounts.map((a) => [a.accountToken, a])) }
+      })
+      entry.catch(() => cache.delete(customerId))
+      if (cache.size >= capacity) cache.delete(cache.keys().next().value!)
+    }
+    cache.set(customerId, entry)
+    return entry
+  }
+
   return {
     async list(principal, category) {
-      const rows = await repo.listVisibleAccounts(db.kysely, readable(principal), ['account_token', 'category', 'list_json'], { category })
-      return rows.map((row) => ({ accountToken: row.account_token, ...listFields(row), category: row.category }))
+      const customer = await customerAccounts(readable(principal))
+      let entries = customer.lists.get(category)
+      if (!entries) {
+        entries = customer.accounts
+          .filter((a) => a.isVisible && (category === undefined || a.category === category))
+          .map((a) => ({ accountToken: a.accountToken, ...a.list, category: a.category }))
+        customer.lists.set(category, entries)
+      }
+      return entries
     },
 
     async balances(principal, query) {
       const customerId = readable(principal)
       const baseCurrency = query.baseCurrency ?? 'AUD'
-      const [rows, rates] = await Promise.all([
-        repo.listVisibleAccounts(db.kysely, customerId, ['account_token', 'account_type', 'category', 'list_json', 'balance_json'], {
-          category: query.category,
-          groupId: query.groupId,
-        }),
-        repo.ratesTo(db.kysely, baseCurrency),
-      ])
-      return rows.map((row) => {
-        const list = listFields(row)
-        const entry: Static<typeof BalanceEntry> = {
-          accountToken: row.account_token,
-          accountIdDisplay: list.accountIdDisplay,
-          accountType: row.account_type,
-          category: row.category,
-          balance: withBaseCurrency(JSON.parse(row.balance_json) as Balance, baseCurrency, rates),
-        }
-        if (list.nickname !== undefined) entry.nickname = list.nickname
-        return entry
-      })
+      const [customer, rates] = await Promise.all([customerAccounts(customerId), repo.ratesTo(db.kysely, baseCurrency)])
+      return customer.accounts
+        .filter((a) => a.isVisible && (query.category === undefined || a.category === query.category) && (query.groupId === undefined || a.groupId === query.groupId))
+        .map((a) => {
+          const entry: Static<typeof BalanceEntry> = {
+            accountToken: a.accountToken,
+            accountIdDisplay: a.list.accountIdDisplay,
+            accountType: a.accountType,
+            category: a.category,
+            balance: withBaseCurrency(a.balance, baseCurrency, rates),
+          }
+          if (a.list.nickname !== undefined) entry.nickname = a.list.nickname
+          return entry
+        })
     },
 
     async quickBalances(principal) {
-      const rows = await repo.listVisibleAccounts(db.kysely, readable(principal), ['account_token', 'account_type', 'list_json', 'threshold_json'])
-      return rows.map((row) => {
-        const list = listFields(row)
-        const entry: Static<typeof QuickBalanceEntry> = { accountToken: row.account_token, accountType: row.account_type }
-        if (BANK_ACCOUNT_TYPES.has(row.account_type) && list.accountApca) {
-          entry.bsb = list.accountApca.bsb
-          entry.accountId = list.accountApca.accountId
-        }
-        if (CARD_TYPES.has(row.account_type) && list.cardAccount) entry.accountIdDisplay = list.cardAccount.cardNumber
-        if (list.nickname !== undefined) entry.accountNickname = list.nickname
-        if (list.availableBalance !== undefined) entry.availableBalance = list.availableBalance
-        if (list.currentBalance !== undefined) entry.currentBalance = list.currentBalance
-        if (row.threshold_json) entry.balanceThreshold = JSON.parse(row.threshold_json)
-        return entry
-      })
+      const customer = await customerAccounts(readable(principal))
+      customer.quick ??= customer.accounts.filter((a) => a.isVisible).map(quickBalance)
+      return customer.quick
     },
 
     async details(principal, accountToken) {
-      const row = await repo.findAccountDetails(db.kysely, readable(principal), accountToken)
-      if (!row) throw new ApiError('API-404', [{ field: 'accountToken', reason: 'no such account' }])
-      return { accountToken: row.account_token, accountIdDisplay: listFields(row).accountIdDisplay, ...JSON.parse(row.details_json) }
+      const account = (await customerAccounts(readable(principal))).byToken.get(accountToken)
+      if (!account) throw new ApiError('API-404', [{ field: 'accountToken', reason: 'no such account' }])
+      account.details ??= { accountToken: account.accountToken, accountIdDisplay: account.list.accountIdDisplay, ...(JSON.parse(account.detailsJson) as object) } as Details
+      return account.details
+    },
+
+    forget(customerId) {
+      cache.delete(customerId)
     },
   }
+}
+
+function quickBalance(a: StoredAccount): QuickEntry {
+  const list = a.list
+  const entry: QuickEntry = { accountToken: a.accountToken, accountType: a.accountType }
+  if (BANK_ACCOUNT_TYPES.has(a.accountType) && list.accountApca) {
+    entry.bsb = list.accountApca.bsb
+    entry.accountId = list.accountApca.accountId
+  }
+  if (CARD_TYPES.has(a.accountType) && list.cardAccount) entry.accountIdDisplay = list.cardAccount.cardNumber
+  if (list.nickname !== undefined) entry.accountNickname = list.nickname
+  if (list.availableBalance !== undefined) entry.availableBalance = list.availableBalance
+  if (list.currentBalance !== undefined) entry.currentBalance = list.currentBalance
+  if (a.threshold) entry.balanceThreshold = a.threshold
+  return entry
 }
 
 /** Adds `baseCurrencyBalance` to an amount balance: the available balance at the stored rate, exactly. */

@@ -12,6 +12,13 @@ import { CREDENTIAL_KINDS, SOFT_CREDENTIAL_TYPES, type CredentialKind, type Cred
 export const ACCESS_TOKEN_TTL_MS = 15 * 60_000
 export const MAX_FAILED_ATTEMPTS = 5
 export const LOCKOUT_MS = 15 * 60_000
+/**
+ * Every account read checks its session, and that lookup cost as much as the rest of the read, so a verified
+ * session is remembered this long. A logout takes effect at once in the process that served it and within this
+ * time in other processes sharing the database; expiry is checked on every call.
+ */
+export const SESSION_CACHE_MS = 1_000
+const SESSION_CACHE_ENTRIES = 10_000
 
 /** Who a request acts for, from its Authorization header. */
 export interface Principal {
@@ -19,7 +26,28 @@ export interface Principal {
   restricted: boolean
   /** Absent for the sandbox's any-string Authorization, which has no session to revoke. */
   tokenHash?: string
+  /** Where the token came from: a login session, or an OAuth access token granted on the consent page. */
+  source?: 'session' | 'oauth'
 }
+
+/** An OAuth access token as the banking interface sees it. Built by the OAuth feature, passed in at wiring. */
+export interface AccessGrant {
+  /** The account holder who granted it; null for a client's own (client_credentials) token. */
+  customerId: string | null
+  /** The application whose key is the client_id; the token works only beside that key. Null for other clients. */
+  applicationId: string | null
+  scopes: readonly string[]
+  /** Not expired and not revoked (itself or its whole refresh family). */
+  active: boolean
+}
+
+export interface AccessGrants {
+  find(tokenHash: string): Promise<AccessGrant | undefined>
+  revoke(tokenHash: string): Promise<void>
+}
+
+/** The scope an OAuth access token needs to act on the banking interface. */
+export const BANKING_SCOPE = 'accounts'
 
 export interface LoginResult {
   token: string
@@ -28,12 +56,39 @@ export interface LoginResult {
   isRestrictedToAppTracker: boolean
 }
 
+/** A credential as operators see it: never its secret, hash or lookup key. */
+export interface CredentialSummary {
+  id: string
+  kind: string
+  brand: string
+  lob: string
+  /** For soft credentials: softcredential or touch. */
+  tokenType: string | null
+  restricted: boolean
+  status: 'active' | 'locked' | 'revoked'
+  createdAt: string
+}
+
 export interface AuthService {
   login(body: LoginBody): Promise<LoginResult>
-  /** Resolves an Authorization header to a principal, or throws API-448. */
-  authenticate(header: string | undefined): Promise<Principal>
+  /**
+   * Checks a username and password (the OAuth consent page's sign-in) with the same hashing, lockout and
+   * uniform failure as login, without opening a session. Throws API-448 on any failure.
+   */
+  verifyPassword(brand: string, lob: string, username: string, password: string): Promise<{ customerId: string }>
+  /**
+   * Resolves an Authorization header to a principal, or throws API-448. `applicationId` is the calling
+   * application (its x-svc-key): an OAuth token granted to another application's key is refused.
+   */
+  authenticate(header: string | undefined, applicationId?: string): Promise<Principal>
+  /** The principal of a session verified in the last SESSION_CACHE_MS, without waiting: the hot path. */
+  recall(header: string | undefined): Principal | undefined
   logout(principal: Principal): Promise<void>
   createSoftCredential(principal: Principal, type: string): Promise<string>
+  /** Operators: a customer's credentials, soft credentials included. */
+  listCredentials(customerId: string): Promise<CredentialSummary[]>
+  /** Operators: revokes one credential; a later login with it fails like any wrong credential. */
+  revokeCredential(id: string): Promise<boolean>
 }
 
 export interface AuthOptions {
@@ -96,6 +151,11 @@ function checkDeviceSignature(publicKeyPem: string | null, message: string, sign
   }
 }
 
+/** The token of an Authorization header: sent bare, as real clients do, or after `Bearer `. */
+function tokenOf(header: string | undefined): string | undefined {
+  return header?.replace(/^Bearer\s+/i, '').trim()
+}
+
 /** apiStructType must name exactly the one credential member present. */
 function credentialKind(credentials: Credentials): CredentialKind {
   const present = CREDENTIAL_KINDS.filter((k) => credentials[k] !== undefined)
@@ -109,36 +169,44 @@ function credentialKind(credentials: Credentials): CredentialKind {
   return named as CredentialKind
 }
 
-export function createAuthService(deps: { db: Pick<Db, 'kysely'>; clock: Clock; options?: AuthOptions }): AuthService {
-  const { db, clock } = deps
+export function createAuthService(deps: { db: Pick<Db, 'kysely'>; clock: Clock; grants?: AccessGrants; options?: AuthOptions }): AuthService {
+  const { db, clock, grants } = deps
   const lenientCustomerId = deps.options?.lenientCustomerId
+  const verified = new Map<string, { principal: Principal; expiresAt: number; until: number }>()
+
+  /** The one place a claimed credential is checked: the same scrypt work and the same failure for every cause. */
+  async function check(brand: string, lob: string, kind: CredentialKind, claim: Claim): Promise<repo.CredentialRow> {
+    const credential = await repo.findCredential(db.kysely, brand, lob, kind, claim.lookupKey)
+    const now = clock.now()
+    const nowIso = now.toISOString()
+
+    // The scrypt work runs whatever was found, so timing does not tell an unknown user from a wrong secret.
+    const secretOk = await verifySecret(claim.secret ?? '', credential?.secret_hash)
+    const proven = claim.secret === undefined || secretOk
+    const locked = credential?.locked_until != null && credential.locked_until > nowIso
+    const usable = credential !== undefined && credential.revoked_at === null && !locked
+    const ok = usable && proven && (claim.proof?.(credential) ?? true)
+
+    if (!ok) {
+      if (usable) {
+        const attempts = credential.failed_attempts + 1
+        const lockedUntil = attempts >= MAX_FAILED_ATTEMPTS ? new Date(now.getTime() + LOCKOUT_MS).toISOString() : null
+        await repo.recordFailure(db.kysely, credential.id, lockedUntil ? 0 : attempts, lockedUntil)
+      }
+      throw new ApiError('API-448')
+    }
+
+    await repo.clearFailures(db.kysely, credential.id)
+    return credential
+  }
 
   return {
     async login(body) {
       const { brand, lob, credentials } = body.loginRequest
       const kind = credentialKind(credentials)
-      const claim = claimFor(kind, credentials, brand, lob)
-      const credential = await repo.findCredential(db.kysely, brand, lob, kind, claim.lookupKey)
+      const credential = await check(brand, lob, kind, claimFor(kind, credentials, brand, lob))
       const now = clock.now()
       const nowIso = now.toISOString()
-
-      // The scrypt work runs whatever was found, so timing does not tell an unknown user from a wrong secret.
-      const secretOk = await verifySecret(claim.secret ?? '', credential?.secret_hash)
-      const proven = claim.secret === undefined || secretOk
-      const locked = credential?.locked_until != null && credential.locked_until > nowIso
-      const usable = credential !== undefined && credential.revoked_at === null && !locked
-      const ok = usable && proven && (claim.proof?.(credential) ?? true)
-
-      if (!ok) {
-        if (usable) {
-          const attempts = credential.failed_attempts + 1
-          const lockedUntil = attempts >= MAX_FAILED_ATTEMPTS ? new Date(now.getTime() + LOCKOUT_MS).toISOString() : null
-          await repo.recordFailure(db.kysely, credential.id, lockedUntil ? 0 : attempts, lockedUntil)
-        }
-        throw new ApiError('API-448')
-      }
-
-      await repo.clearFailures(db.kysely, credential.id)
       const customer = await repo.findCustomer(db.kysely, credential.customer_id)
       if (!customer) throw new ApiError('API-448')
       const token = randomSecret(32)
@@ -154,14 +222,41 @@ export function createAuthService(deps: { db: Pick<Db, 'kysely'>; clock: Clock; 
       return { token, expires, isBusinessUser: customer.is_business === 1, isRestrictedToAppTracker: credential.restricted === 1 }
     },
 
-    async authenticate(header) {
-      const token = header?.replace(/^Bearer\s+/i, '').trim()
+    async verifyPassword(brand, lob, username, password) {
+      const credential = await check(brand, lob, 'usernamePassword', { lookupKey: username, secret: password })
+      return { customerId: credential.customer_id }
+    },
+
+    recall(header) {
+      const token = tokenOf(header)
+      if (!token) return undefined
+      const hit = verified.get(sha256Hex(token))
+      const now = clock.now().getTime()
+      return hit && hit.until > now && hit.expiresAt > now ? hit.principal : undefined
+    },
+
+    async authenticate(header, applicationId) {
+      const token = tokenOf(header)
       if (!token) throw new ApiError('API-448', [{ field: 'Authorization', reason: 'required header is missing' }])
       const tokenHash = sha256Hex(token)
+      const now = clock.now().getTime()
+      const hit = verified.get(tokenHash)
+      if (hit && hit.until > now && hit.expiresAt > now) return hit.principal
       const session = await repo.findSession(db.kysely, tokenHash)
       if (session) {
-        if (session.revoked_at !== null || session.expires_at <= clock.now().toISOString()) throw new ApiError('API-448')
-        return { customerId: session.customer_id, restricted: session.restricted === 1, tokenHash }
+        const expiresAt = Date.parse(session.expires_at)
+        if (session.revoked_at !== null || expiresAt <= now) throw new ApiError('API-448')
+        const principal: Principal = { customerId: session.customer_id, restricted: session.restricted === 1, tokenHash, source: 'session' }
+        if (verified.size >= SESSION_CACHE_ENTRIES) verified.delete(verified.keys().next().value!)
+        verified.set(tokenHash, { principal, expiresAt, until: now + SESSION_CACHE_MS })
+        return principal
+      }
+      const grant = await grants?.find(tokenHash)
+      if (grant) {
+        // A real OAuth token never falls back to the sandbox customer, even when it no longer works.
+        if (!grant.active || grant.customerId === null || !grant.scopes.includes(BANKING_SCOPE)) throw new ApiError('API-448')
+        if (grant.applicationId !== null && grant.applicationId !== applicationId) throw new ApiError('API-448')
+        return { customerId: grant.customerId, restricted: false, tokenHash, source: 'oauth' }
       }
       // The sandbox accepts any other string as the first sandbox customer (banking spec, Authentication 3).
       if (lenientCustomerId) return { customerId: lenientCustomerId, restricted: false }
@@ -169,7 +264,30 @@ export function createAuthService(deps: { db: Pick<Db, 'kysely'>; clock: Clock; 
     },
 
     async logout(principal) {
-      if (principal.tokenHash) await repo.revokeSession(db.kysely, principal.tokenHash, clock.now().toISOString())
+      if (!principal.tokenHash) return
+      if (principal.source === 'oauth') await grants?.revoke(principal.tokenHash)
+      else {
+        await repo.revokeSession(db.kysely, principal.tokenHash, clock.now().toISOString())
+        verified.delete(principal.tokenHash)
+      }
+    },
+
+    async listCredentials(customerId) {
+      const nowIso = clock.now().toISOString()
+      return (await repo.listCredentials(db.kysely, customerId)).map((c) => ({
+        id: c.id,
+        kind: c.kind,
+        brand: c.brand,
+        lob: c.lob,
+        tokenType: c.token_type,
+        restricted: c.restricted === 1,
+        status: c.revoked_at !== null ? 'revoked' : c.locked_until !== null && c.locked_until > nowIso ? 'locked' : 'active',
+        createdAt: c.created_at,
+      }))
+    },
+
+    revokeCredential(id) {
+      return repo.revokeCredential(db.kysely, id, clock.now().toISOString())
     },
 
     async createSoftCredential(principal, type) {

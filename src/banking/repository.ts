@@ -1,8 +1,7 @@
 // SQL for the banking feature. Functions take the database handle or a transaction; the service owns the
 // transaction boundary. Account reads always filter by customer: object-level authorization lives in the query.
-import type { Insertable, Kysely, Selectable } from 'kysely'
+import type { CompiledQuery, Insertable, Kysely, Selectable } from 'kysely'
 import type { AccountsTable, CredentialsTable, CustomersTable, Database, SessionsTable } from '../platform/db/schema.js'
-import type { Category } from './schemas.js'
 
 export type Executor = Kysely<Database>
 export type CredentialRow = Selectable<CredentialsTable>
@@ -38,12 +37,37 @@ export async function insertCredential(db: Executor, row: Insertable<Credentials
   await db.insertInto('credentials').values(row).execute()
 }
 
+export function listCredentials(db: Executor, customerId: string) {
+  return db
+    .selectFrom('credentials')
+    .select(['id', 'kind', 'brand', 'lob', 'token_type', 'restricted', 'locked_until', 'revoked_at', 'created_at'])
+    .where('customer_id', '=', customerId)
+    .orderBy('created_at')
+    .orderBy('id')
+    .execute()
+}
+
+export async function revokeCredential(db: Executor, id: string, at: string): Promise<boolean> {
+  const result = await db.updateTable('credentials').set({ revoked_at: at }).where('id', '=', id).where('revoked_at', 'is', null).executeTakeFirst()
+  return result.numUpdatedRows > 0n
+}
+
 export async function insertSession(db: Executor, row: Insertable<SessionsTable>): Promise<void> {
   await db.insertInto('sessions').values(row).execute()
 }
 
-export function findSession(db: Executor, tokenHash: string): Promise<SessionRow | undefined> {
-  return db.selectFrom('sessions').selectAll().where('token_hash', '=', tokenHash).executeTakeFirst()
+// Every authenticated call looks its session up, so the query is compiled once per handle and only re-bound:
+// building and compiling it each time cost more than running it.
+const sessionQueries = new WeakMap<Executor, CompiledQuery<SessionRow>>()
+
+export async function findSession(db: Executor, tokenHash: string): Promise<SessionRow | undefined> {
+  let compiled = sessionQueries.get(db)
+  if (!compiled) {
+    compiled = db.selectFrom('sessions').selectAll().where('token_hash', '=', '').compile()
+    sessionQueries.set(db, compiled)
+  }
+  const { rows } = await db.executeQuery({ ...compiled, parameters: [tokenHash] })
+  return rows[0] as SessionRow | undefined
 }
 
 export async function revokeSession(db: Executor, tokenHash: string, at: string): Promise<void> {
@@ -52,29 +76,9 @@ export async function revokeSession(db: Executor, tokenHash: string, at: string)
 
 // ---- Accounts ----------------------------------------------------------------------------------------------
 
-export interface AccountFilter {
-  category?: Category
-  groupId?: string
-}
-
-type AccountColumn = keyof AccountRow
-
-/** Only the named columns are read: the documents are large, and each read needs one or two of them. */
-export function listVisibleAccounts<C extends AccountColumn>(db: Executor, customerId: string, columns: readonly C[], filter: AccountFilter = {}): Promise<Pick<AccountRow, C>[]> {
-  let query = db.selectFrom('accounts').select(columns as readonly AccountColumn[]).where('customer_id', '=', customerId).where('is_visible', '=', 1)
-  if (filter.category) query = query.where('category', '=', filter.category)
-  if (filter.groupId) query = query.where('group_id', '=', filter.groupId)
-  return query.orderBy('position').execute() as Promise<Pick<AccountRow, C>[]>
-}
-
-/** The account with this token, only if it belongs to this customer: another customer's token finds nothing. */
-export function findAccountDetails(db: Executor, customerId: string, accountToken: string) {
-  return db
-    .selectFrom('accounts')
-    .select(['account_token', 'list_json', 'details_json'])
-    .where('account_token', '=', accountToken)
-    .where('customer_id', '=', customerId)
-    .executeTakeFirst()
+/** All of one customer's accounts, visible or not, in their display order. */
+export function listCustomerAccounts(db: Executor, customerId: string): Promise<AccountRow[]> {
+  return db.selectFrom('accounts').selectAll().where('customer_id', '=', customerId).orderBy('position').execute()
 }
 
 export async function ratesTo(db: Executor, toCurrency: string): Promise<Map<string, string>> {

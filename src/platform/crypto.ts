@@ -1,5 +1,5 @@
 // Building blocks for secrets: SHA-256 for machine-generated ones, scrypt for human-chosen ones.
-import { createHash, randomBytes, scrypt, timingSafeEqual } from 'node:crypto'
+import { hash, randomBytes, scrypt, timingSafeEqual } from 'node:crypto'
 
 /** A URL-safe random secret with `bytes` bytes of entropy. */
 export function randomSecret(bytes = 32): string {
@@ -11,7 +11,8 @@ export function randomSecret(bytes = 32): string {
  * for 256-bit random values: they cannot be guessed, and lookups by hash stay fast on the hot path.
  */
 export function sha256Hex(value: string): string {
-  return createHash('sha256').update(value, 'utf8').digest('hex')
+  // The one-shot form: about a third of the cost of a Hash object, and every /v2 call hashes its key and token.
+  return hash('sha256', value, 'hex')
 }
 
 // ---- Human-chosen secrets (passwords, passcodes): scrypt, salted, compared in constant time. ----------------

@@ -17,11 +17,24 @@ export const metricsPlugin = fp(async (app: FastifyInstance) => {
     registers: [registry],
   })
 
-  app.addHook('onResponse', async (request, reply) => {
+  // prom-client hashes a label set on every call; the series of one method, route and status are looked up once.
+  const series = new Map<string, { count: () => void; observe: (seconds: number) => void }>()
+
+  app.addHook('onResponse', (request, reply, done) => {
     // The route template (not the raw URL) keeps label cardinality bounded; unmatched paths share one label.
-    const labels = { method: request.method, route: request.routeOptions.url ?? 'unmatched', status_code: reply.statusCode }
-    requests.inc(labels)
-    duration.observe(labels, reply.elapsedTime / 1000)
+    const route = request.routeOptions.url ?? 'unmatched'
+    const key = `${request.method} ${reply.statusCode} ${route}`
+    let s = series.get(key)
+    if (!s) {
+      const labels = [request.method, route, String(reply.statusCode)] as const
+      const counter = requests.labels(...labels)
+      const histogram = duration.labels(...labels)
+      s = { count: () => counter.inc(), observe: (seconds) => histogram.observe(seconds) }
+      series.set(key, s)
+    }
+    s.count()
+    s.observe(reply.elapsedTime / 1000)
+    done()
   })
 
   app.get('/metrics', { schema: { hide: true } }, async (_request, reply) => {

@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { hashSecret } from '../../src/platform/crypto.js'
 import { openDatabase, type Db } from '../../src/platform/db/database.js'
 import { expectStatus } from '../support/banking.js'
-import { runFinapi, startFinapiServer } from '../support/cli.js'
+import { runCommand, runFinapi, startFinapiServer } from '../support/cli.js'
 import { createTestDatabase, type TestDatabase } from '../support/database.js'
 import { call } from '../support/harness.js'
 
@@ -111,6 +111,21 @@ describe('finapi import', () => {
     expect(res.stderr).toContain(record)
     expect(res.stderr).toContain(field)
     expect(await counts()).toEqual(before)
+  })
+
+  it('shows progress on a terminal, rewritten in place', async () => {
+    const hash = await hashSecret('progress-pass')
+    const file = join(dir, 'progress.json')
+    const customers = Array.from({ length: 1_500 }, (_, i) => ({ ...customer(50_000 + i, hash), brand: 'tty', lob: 'tty', id: `TTY-${i}` }))
+    writeFileSync(file, JSON.stringify({ customers }))
+    // `script` runs the command on a pseudo-terminal, so stderr is a TTY as it is for an operator.
+    const bin = fileURLToPath(new URL('../../bin/finapi.js', import.meta.url))
+    const res = await runCommand('script', ['-q', '-e', '-c', `${JSON.stringify(process.execPath)} ${JSON.stringify(bin)} import ${JSON.stringify(file)}`, '/dev/null'], production())
+    expect(res.code).toBe(0)
+    expect(res.stdout).toContain('\rvalidating 1000/1500')
+    expect(res.stdout).toMatch(/\rvalidating 1500\/1500\r?\n/) // the terminal may turn \n into \r\n
+    expect(res.stdout).toMatch(/\rwriting \d+\/\d+/)
+    expect(res.stdout).toContain('Imported 1500 customers')
   })
 
   it('rejects a file that is not JSON', async () => {

@@ -11,8 +11,13 @@ export interface Finished {
 }
 
 export function runFinapi(args: string[], env: Record<string, string>): Promise<Finished> {
+  return runCommand(process.execPath, [BIN, ...args], env)
+}
+
+/** Any command, with only PATH and the environment given. */
+export function runCommand(command: string, args: string[], env: Record<string, string>): Promise<Finished> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [BIN, ...args], { env: { PATH: process.env['PATH'], ...env } })
+    const child = spawn(command, args, { env: { PATH: process.env['PATH'], ...env } })
     let stdout = ''
     let stderr = ''
     child.stdout.on('data', (d: Buffer) => (stdout += d.toString()))

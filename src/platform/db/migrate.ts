@@ -4,10 +4,12 @@ import { Migrator, type Migration, type MigrationProvider } from 'kysely'
 import type { Db } from './database.js'
 import * as m0001 from '../../migrations/0001_foundation.js'
 import * as m0002 from '../../migrations/0002_banking.js'
+import * as m0003 from '../../migrations/0003_oauth.js'
 
 const migrations: Record<string, Migration> = {
   '0001_foundation': m0001,
   '0002_banking': m0002,
+  '0003_oauth': m0003,
 }
 
 const provider: MigrationProvider = { getMigrations: async () => migrations }

@@ -79,6 +79,76 @@ export interface ExchangeRatesTable {
   rate: string
 }
 
+export interface OAuthClientsTable {
+  id: string
+  name: string
+  /** The generated client_id; null for a client whose client_id is its application's key. */
+  public_id: string | null
+  application_id: string | null
+  /** scrypt hash of the client secret; null for a public client. Never selected into a response. */
+  secret_hash: string | null
+  /** JSON array of exact redirect URIs. */
+  redirect_uris: string
+  loopback_redirects: number
+  /** Space-separated. */
+  scopes: string
+  created_at: string
+  revoked_at: string | null
+}
+
+/** An authorization request between the authorize page's sign-in and its Allow/Deny answer. */
+export interface OAuthConsentsTable {
+  /** SHA-256 of the value the page's forms carry. */
+  id_hash: string
+  /** SHA-256 of the browser-binding cookie. */
+  browser_hash: string
+  client_id: string
+  redirect_uri: string
+  scope: string
+  state: string | null
+  code_challenge: string
+  brand: string
+  lob: string
+  customer_id: string | null
+  expires_at: string
+  created_at: string
+}
+
+export interface OAuthCodesTable {
+  /** SHA-256 of the authorization code. */
+  code_hash: string
+  client_id: string
+  customer_id: string
+  redirect_uri: string
+  code_challenge: string
+  scope: string
+  expires_at: string
+  used_at: string | null
+  grant_id: string | null
+  created_at: string
+}
+
+/** One token family: what one authorization (or one client_credentials call) issued, revoked as a whole. */
+export interface OAuthGrantsTable {
+  id: string
+  client_id: string
+  customer_id: string | null
+  scope: string
+  created_at: string
+  revoked_at: string | null
+}
+
+export interface OAuthTokensTable {
+  /** SHA-256 of the access or refresh token. */
+  token_hash: string
+  grant_id: string
+  kind: 'access' | 'refresh'
+  scope: string
+  expires_at: string
+  used_at: string | null
+  created_at: string
+}
+
 export interface Database {
   applications: ApplicationsTable
   settings: SettingsTable
@@ -87,6 +157,11 @@ export interface Database {
   sessions: SessionsTable
   accounts: AccountsTable
   exchange_rates: ExchangeRatesTable
+  oauth_clients: OAuthClientsTable
+  oauth_consents: OAuthConsentsTable
+  oauth_codes: OAuthCodesTable
+  oauth_grants: OAuthGrantsTable
+  oauth_tokens: OAuthTokensTable
 }
 
 export type ApplicationRow = Selectable<ApplicationsTable>

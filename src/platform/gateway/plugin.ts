@@ -2,14 +2,15 @@
 // scope with fastify-plugin, so its hooks, error handler and not-found handler cover that whole scope):
 // maintenance, the x-svc-key and User-Agent headers, the `v` version parameter, per-key throttling, and the
 // mapping of every failure to the one error table. It also writes these rules into each route's OpenAPI schema.
-import rateLimit from '@fastify/rate-limit'
 import type { FastifyError, FastifyReply, FastifyRequest, RouteOptions } from 'fastify'
 import fp from 'fastify-plugin'
 import { Type, type TSchema } from 'typebox'
 import type { Application, ApplicationService } from '../../applications/service.js'
+import type { Clock } from '../clock.js'
 import { ApiError, statusBlock } from '../errors.js'
 import type { MaintenanceSwitch } from '../maintenance.js'
 import { GATEWAY_ERROR_CODES, errorResponses } from './schemas.js'
+import { createThrottle } from './throttle.js'
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -19,38 +20,45 @@ declare module 'fastify' {
 }
 
 export interface GatewayOptions {
-  applications: Pick<ApplicationService, 'authenticate'>
+  applications: Pick<ApplicationService, 'authenticate' | 'recall'>
   maintenance: Pick<MaintenanceSwitch, 'isOn'>
   rateLimitPerMinute: number
+  clock: Clock
 }
 
 const VERSION_PARAM = Type.String({ enum: ['1'], description: 'Interface version; the only value is 1 (API-422 otherwise)' })
 
 export const gateway = fp<GatewayOptions>(async (v2, opts) => {
   v2.addHook('onRoute', documentContract)
+  const throttle = createThrottle(opts.rateLimitPerMinute, 60_000, opts.clock)
 
-  v2.addHook('onRequest', async (request) => {
-    if (opts.maintenance.isOn()) throw new ApiError('API-522')
+  /** Every check after the key's: the version, then the key's allowance. Returns the failure, if any. */
+  const admit = (request: FastifyRequest, reply: FastifyReply, application: Application): ApiError | undefined => {
+    request.application = application
+    // An unknown path has no version to check: it answers API-404 from the not-found handler.
+    if (!request.is404 && (request.query as Record<string, unknown> | undefined)?.v !== '1') return new ApiError('API-422')
+    // Only a known key with a valid request line is counted, so unknown keys never consume anyone's allowance.
+    const allowance = throttle.take(application.id)
+    reply.headers({
+      'x-ratelimit-limit': String(allowance.limit),
+      'x-ratelimit-remaining': String(allowance.remaining),
+      'x-ratelimit-reset': String(allowance.resetSeconds),
+    })
+    return allowance.allowed ? undefined : new ApiError('API-521', [], { 'retry-after': String(allowance.resetSeconds) })
+  }
+
+  // Callback style, so a key verified moments ago passes without waiting on a promise: this runs on every call.
+  v2.addHook('onRequest', (request, reply, done) => {
+    const fail = (err: unknown) => done(err as FastifyError)
+    if (opts.maintenance.isOn()) return fail(new ApiError('API-522'))
     const key = singleHeader(request, 'x-svc-key')
     const userAgent = singleHeader(request, 'user-agent')
     if (!key || !userAgent) {
-      throw new ApiError('API-420', [{ field: key ? 'User-Agent' : 'x-svc-key', reason: 'required header is missing' }])
+      return fail(new ApiError('API-420', [{ field: key ? 'User-Agent' : 'x-svc-key', reason: 'required header is missing' }]))
     }
-    const application = await opts.applications.authenticate(key)
-    if (!application) throw new ApiError('API-440')
-    request.application = application
-    // An unknown path has no version to check: it answers API-404 from the not-found handler.
-    if (!request.is404 && (request.query as Record<string, unknown> | undefined)?.v !== '1') throw new ApiError('API-422')
-  })
-
-  await v2.register(rateLimit, {
-    global: true,
-    // After onRequest, so the key is known and unknown keys never consume anyone's allowance.
-    hook: 'preParsing',
-    max: opts.rateLimitPerMinute,
-    timeWindow: 60_000,
-    keyGenerator: (request) => request.application?.id ?? request.ip,
-    errorResponseBuilder: () => new ApiError('API-521'),
+    const known = opts.applications.recall(key)
+    if (known) return done(admit(request, reply, known) as FastifyError | undefined)
+    opts.applications.authenticate(key).then((application) => fail(application ? admit(request, reply, application) : new ApiError('API-440')), fail)
   })
 
   v2.setErrorHandler(handleError)

@@ -1,0 +1,189 @@
+// OAuth clients: registered by operators with `finapi clients`, found by the client_id they present, and
+// authenticated by their secret (scrypt, constant time) when they are confidential. A banking client's client_id
+// is its application's key (banking spec, Authentication 6); any other client gets a generated public client_id.
+import { randomUUID } from 'node:crypto'
+import type { ApplicationService } from '../applications/service.js'
+import { SANDBOX_APPLICATION_ID } from '../applications/service.js'
+import type { Clock } from '../platform/clock.js'
+import { hashSecret, randomSecret, verifySecret } from '../platform/crypto.js'
+import type { Db } from '../platform/db/database.js'
+import { OAuthError } from './errors.js'
+import { redirectUriProblem } from './redirect-uri.js'
+import * as repo from './repository.js'
+import { SCOPE_NAMES, formatScope, isScope } from './scope.js'
+
+export const SANDBOX_CLIENT_ID = 'sandbox'
+const PUBLIC_ID_PREFIX = 'fc_'
+const SECRET_PREFIX = 'fcs_'
+/** Longer than any key or generated client_id; anything longer is refused before it is hashed or looked up. */
+const MAX_CLIENT_ID_LENGTH = 256
+
+/** A client as the rest of the code sees it: its secret hash never leaves this module. */
+export interface OAuthClient {
+  id: string
+  name: string
+  /** The generated client_id; null when the client_id is the key of `applicationId`. */
+  publicId: string | null
+  applicationId: string | null
+  confidential: boolean
+  redirectUris: string[]
+  /** Sandbox: any http redirect URI on localhost or 127.0.0.1 is accepted too. */
+  loopbackRedirects: boolean
+  scopes: string[]
+  createdAt: string
+  revokedAt: string | null
+}
+
+export interface NewClient {
+  name: string
+  redirectUris: string[]
+  scopes: string[]
+  public: boolean
+  /** Link to this application: its key becomes the client_id. */
+  applicationId?: string
+}
+
+/** A registration the rules refuse; the message says which rule. */
+export class ClientRegistrationError extends Error {
+  override name = 'ClientRegistrationError'
+}
+
+export interface ClientCredentials {
+  clientId: string
+  secret: string | undefined
+}
+
+export interface ClientService {
+  /** Registers a client; a confidential client's secret is returned here once and stored only as a hash. */
+  create(input: NewClient): Promise<{ client: OAuthClient; secret: string | undefined }>
+  list(): Promise<OAuthClient[]>
+  /** Revokes a client: its tokens stop working and it can no longer authorize or authenticate. */
+  revoke(id: string): Promise<boolean>
+  /** The sandbox key as a public client of every scope, accepting any loopback redirect (idempotent). */
+  ensureSandboxClient(): Promise<void>
+  /** The active client a presented client_id names. */
+  find(clientId: string): Promise<OAuthClient | undefined>
+  /** The active client with this internal id. */
+  get(id: string): Promise<OAuthClient | undefined>
+  /**
+   * The client, if it proves who it is: a confidential client by its secret, a public client by sending none.
+   * Every failure is the same invalid_client, so an answer does not tell an unknown client from a wrong secret.
+   */
+  authenticate(credentials: ClientCredentials): Promise<OAuthClient>
+}
+
+export function createClientService(deps: { db: Pick<Db, 'kysely'>; clock: Clock; applications: Pick<ApplicationService, 'authenticate' | 'list'> }): ClientService {
+  const { db, clock, applications } = deps
+
+  async function findRow(clientId: string): Promise<repo.ClientRow | undefined> {
+    if (clientId.length === 0 || clientId.length > MAX_CLIENT_ID_LENGTH) return undefined
+    let row = await repo.findClientByPublicId(db.kysely, clientId)
+    if (!row) {
+      const application = await applications.authenticate(clientId)
+      if (application) row = await repo.findClientByApplicationId(db.kysely, application.id)
+    }
+    return row && row.revoked_at === null ? row : undefined
+  }
+
+  return {
+    async create(input) {
+      const name = input.name.trim()
+      if (!name || name.length > 100) throw new ClientRegistrationError('a client needs a name of 1 to 100 characters')
+      const scopes = [...new Set(input.scopes)]
+      if (scopes.length === 0) throw new ClientRegistrationError(`a client needs at least one scope (${SCOPE_NAMES.join(', ')})`)
+      const unknown = scopes.find((s) => !isScope(s))
+      if (unknown !== undefined) throw new ClientRegistrationError(`unknown scope ${unknown} (scopes: ${SCOPE_NAMES.join(', ')})`)
+      const redirectUris = [...new Set(input.redirectUris)]
+      for (const uri of redirectUris) {
+        const problem = redirectUriProblem(uri)
+        if (problem) throw new ClientRegistrationError(`redirect URI ${uri} ${problem}`)
+      }
+      // A public client can only use the authorization code flow, which needs somewhere to send the code.
+      if (input.public && redirectUris.length === 0) throw new ClientRegistrationError('a public client needs at least one redirect URI')
+
+      if (input.applicationId !== undefined) {
+        const application = (await applications.list()).find((a) => a.id === input.applicationId)
+        if (!application || application.status !== 'active') throw new ClientRegistrationError(`no active application with id ${input.applicationId}`)
+        const existing = await repo.findClientByApplicationId(db.kysely, application.id)
+        if (existing) throw new ClientRegistrationError(`application ${application.id} already has client ${existing.id}`)
+      }
+
+      const secret = input.public ? undefined : SECRET_PREFIX + randomSecret(32)
+      const row = {
+        id: randomUUID(),
+        name,
+        public_id: input.applicationId === undefined ? PUBLIC_ID_PREFIX + randomSecret(16) : null,
+        application_id: input.applicationId ?? null,
+        secret_hash: secret === undefined ? null : await hashSecret(secret),
+        redirect_uris: JSON.stringify(redirectUris),
+        loopback_redirects: 0,
+        scopes: formatScope(scopes),
+        created_at: clock.now().toISOString(),
+        revoked_at: null,
+      }
+      await repo.insertClient(db.kysely, row)
+      return { client: toClient(row), secret }
+    },
+
+    async list() {
+      return (await repo.listClients(db.kysely)).map(toClient)
+    },
+
+    async revoke(id) {
+      return (await repo.revokeClient(db.kysely, id, clock.now().toISOString())) > 0
+    },
+
+    async ensureSandboxClient() {
+      await repo.upsertClient(db.kysely, {
+        id: SANDBOX_CLIENT_ID,
+        name: 'Sandbox application',
+        public_id: null,
+        application_id: SANDBOX_APPLICATION_ID,
+        secret_hash: null,
+        redirect_uris: '[]',
+        loopback_redirects: 1,
+        scopes: formatScope(SCOPE_NAMES),
+        created_at: clock.now().toISOString(),
+        revoked_at: null,
+      })
+    },
+
+    async find(clientId) {
+      const row = await findRow(clientId)
+      return row && toClient(row)
+    },
+
+    async get(id) {
+      const row = await repo.findClientById(db.kysely, id)
+      return row && row.revoked_at === null ? toClient(row) : undefined
+    },
+
+    async authenticate({ clientId, secret }) {
+      const row = await findRow(clientId)
+      const failed = new OAuthError('invalid_client', 'client authentication failed')
+      if (secret === undefined) {
+        if (!row || row.secret_hash !== null) throw failed
+      } else {
+        // The scrypt work runs whatever was found, so timing does not tell an unknown client from a wrong secret.
+        const ok = await verifySecret(secret, row?.secret_hash)
+        if (!row || !ok) throw failed
+      }
+      return toClient(row)
+    },
+  }
+}
+
+function toClient(row: repo.ClientRow): OAuthClient {
+  return {
+    id: row.id,
+    name: row.name,
+    publicId: row.public_id,
+    applicationId: row.application_id,
+    confidential: row.secret_hash !== null,
+    redirectUris: JSON.parse(row.redirect_uris) as string[],
+    loopbackRedirects: row.loopback_redirects === 1,
+    scopes: row.scopes.split(' ').filter(Boolean),
+    createdAt: row.created_at,
+    revokedAt: row.revoked_at,
+  }
+}

@@ -1,0 +1,174 @@
+// SQL for the authorization server. Functions take the database handle or a transaction; the services own the
+// boundary. Secrets arrive here already hashed.
+import type { Insertable, Kysely, Selectable } from 'kysely'
+import type {
+  Database,
+  OAuthClientsTable,
+  OAuthCodesTable,
+  OAuthConsentsTable,
+  OAuthGrantsTable,
+  OAuthTokensTable,
+} from '../platform/db/schema.js'
+
+export type Executor = Kysely<Database>
+export type ClientRow = Selectable<OAuthClientsTable>
+export type ConsentRow = Selectable<OAuthConsentsTable>
+export type CodeRow = Selectable<OAuthCodesTable>
+
+// ---- Clients -----------------------------------------------------------------------------------------------
+
+export async function insertClient(db: Executor, row: Insertable<OAuthClientsTable>): Promise<void> {
+  await db.insertInto('oauth_clients').values(row).execute()
+}
+
+/** Inserts or resets the row with this id (the sandbox client, whose settings come from the code). */
+export async function upsertClient(db: Executor, row: Insertable<OAuthClientsTable>): Promise<void> {
+  await db
+    .insertInto('oauth_clients')
+    .values(row)
+    .onConflict((oc) =>
+      oc.column('id').doUpdateSet({
+        name: row.name,
+        redirect_uris: row.redirect_uris,
+        loopback_redirects: row.loopback_redirects,
+        scopes: row.scopes,
+        secret_hash: row.secret_hash ?? null,
+        revoked_at: null,
+      }),
+    )
+    .execute()
+}
+
+export function findClientById(db: Executor, id: string): Promise<ClientRow | undefined> {
+  return db.selectFrom('oauth_clients').selectAll().where('id', '=', id).executeTakeFirst()
+}
+
+export function findClientByPublicId(db: Executor, publicId: string): Promise<ClientRow | undefined> {
+  return db.selectFrom('oauth_clients').selectAll().where('public_id', '=', publicId).executeTakeFirst()
+}
+
+export function findClientByApplicationId(db: Executor, applicationId: string): Promise<ClientRow | undefined> {
+  return db.selectFrom('oauth_clients').selectAll().where('application_id', '=', applicationId).executeTakeFirst()
+}
+
+export function listClients(db: Executor): Promise<ClientRow[]> {
+  return db.selectFrom('oauth_clients').selectAll().orderBy('created_at').orderBy('id').execute()
+}
+
+/** Returns the number of rows changed: 0 when the id is unknown or already revoked. */
+export async function revokeClient(db: Executor, id: string, at: string): Promise<number> {
+  const result = await db.updateTable('oauth_clients').set({ revoked_at: at }).where('id', '=', id).where('revoked_at', 'is', null).executeTakeFirst()
+  return Number(result.numUpdatedRows)
+}
+
+// ---- Pending consents --------------------------------------------------------------------------------------
+
+export async function insertConsent(db: Executor, row: Insertable<OAuthConsentsTable>): Promise<void> {
+  await db.insertInto('oauth_consents').values(row).execute()
+}
+
+export function findConsent(db: Executor, idHash: string): Promise<ConsentRow | undefined> {
+  return db.selectFrom('oauth_consents').selectAll().where('id_hash', '=', idHash).executeTakeFirst()
+}
+
+/** Records the signed-in customer and moves the consent to a new id; 0 when it was signed in meanwhile. */
+export async function signInConsent(db: Executor, idHash: string, newIdHash: string, customerId: string): Promise<number> {
+  const result = await db
+    .updateTable('oauth_consents')
+    .set({ id_hash: newIdHash, customer_id: customerId })
+    .where('id_hash', '=', idHash)
+    .where('customer_id', 'is', null)
+    .executeTakeFirst()
+  return Number(result.numUpdatedRows)
+}
+
+/** Removes and returns a signed-in consent: of two concurrent answers, only one gets it. */
+export function takeConsent(db: Executor, idHash: string): Promise<ConsentRow | undefined> {
+  return db.deleteFrom('oauth_consents').where('id_hash', '=', idHash).where('customer_id', 'is not', null).returningAll().executeTakeFirst()
+}
+
+export async function deleteConsent(db: Executor, idHash: string): Promise<void> {
+  await db.deleteFrom('oauth_consents').where('id_hash', '=', idHash).execute()
+}
+
+export async function deleteExpiredConsents(db: Executor, now: string): Promise<void> {
+  await db.deleteFrom('oauth_consents').where('expires_at', '<=', now).execute()
+}
+
+// ---- Authorization codes -----------------------------------------------------------------------------------
+
+export async function insertCode(db: Executor, row: Insertable<OAuthCodesTable>): Promise<void> {
+  await db.insertInto('oauth_codes').values(row).execute()
+}
+
+export function findCode(db: Executor, codeHash: string): Promise<CodeRow | undefined> {
+  return db.selectFrom('oauth_codes').selectAll().where('code_hash', '=', codeHash).executeTakeFirst()
+}
+
+/** Marks the code used by the grant it created; 0 when it had been used already. */
+export async function consumeCode(db: Executor, codeHash: string, at: string, grantId: string): Promise<number> {
+  const result = await db
+    .updateTable('oauth_codes')
+    .set({ used_at: at, grant_id: grantId })
+    .where('code_hash', '=', codeHash)
+    .where('used_at', 'is', null)
+    .executeTakeFirst()
+  return Number(result.numUpdatedRows)
+}
+
+/** Codes are kept a while past their expiry so that a late replay is still recognised as one. */
+export async function deleteCodesExpiredBefore(db: Executor, before: string): Promise<void> {
+  await db.deleteFrom('oauth_codes').where('expires_at', '<', before).execute()
+}
+
+// ---- Grants and tokens -------------------------------------------------------------------------------------
+
+export async function insertGrant(db: Executor, row: Insertable<OAuthGrantsTable>): Promise<void> {
+  await db.insertInto('oauth_grants').values(row).execute()
+}
+
+export async function revokeGrant(db: Executor, id: string, at: string): Promise<void> {
+  await db.updateTable('oauth_grants').set({ revoked_at: at }).where('id', '=', id).where('revoked_at', 'is', null).execute()
+}
+
+export async function insertTokens(db: Executor, rows: Insertable<OAuthTokensTable>[]): Promise<void> {
+  await db.insertInto('oauth_tokens').values(rows).execute()
+}
+
+/** A token with what decides whether it still works: its grant, its client and the client's application. */
+export function findToken(db: Executor, tokenHash: string) {
+  return db
+    .selectFrom('oauth_tokens as t')
+    .innerJoin('oauth_grants as g', 'g.id', 't.grant_id')
+    .innerJoin('oauth_clients as c', 'c.id', 'g.client_id')
+    .leftJoin('applications as a', 'a.id', 'c.application_id')
+    .select([
+      't.kind',
+      't.scope',
+      't.expires_at',
+      't.used_at',
+      't.grant_id',
+      'g.client_id',
+      'g.customer_id',
+      'g.scope as grant_scope',
+      'g.revoked_at as grant_revoked_at',
+      'c.revoked_at as client_revoked_at',
+      'c.application_id',
+      'a.status as application_status',
+    ])
+    .where('t.token_hash', '=', tokenHash)
+    .executeTakeFirst()
+}
+export type TokenRow = NonNullable<Awaited<ReturnType<typeof findToken>>>
+
+/** Marks a refresh token spent; 0 when it had been spent already. */
+export async function consumeRefreshToken(db: Executor, tokenHash: string, at: string): Promise<number> {
+  const result = await db
+    .updateTable('oauth_tokens')
+    .set({ used_at: at })
+    .where('token_hash', '=', tokenHash)
+    .where('kind', '=', 'refresh')
+    .where('used_at', 'is', null)
+    .executeTakeFirst()
+  return Number(result.numUpdatedRows)
+}

@@ -1,0 +1,185 @@
+// The authorization server's routes, outside /v2 and its gateway: the authorize pages (HTML) and the token
+// endpoint (JSON). Each lives in its own scope, with its own form parser and its own error shape.
+import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify'
+import { Type } from 'typebox'
+import type { App } from '../app.js'
+import { randomSecret } from '../platform/crypto.js'
+import type { AuthorizeOutcome, AuthorizeService } from './authorize-service.js'
+import { CONSENT_TTL_MS } from './authorize-service.js'
+import { OAuthError } from './errors.js'
+import { parseForm, parseQuery, readCookie } from './form.js'
+import { ICON, STYLESHEET, consentPage, contentSecurityPolicy, errorPage, signInPage } from './page.js'
+import { AuthorizeQuery, CorrelationHeaders, TokenError, TokenRequest, TokenResponse } from './schemas.js'
+import type { TokenService } from './token-service.js'
+
+export interface OAuthRouteServices {
+  oauthAuthorize: AuthorizeService
+  oauthTokens: TokenService
+}
+
+const tags = ['oauth']
+const FORM = 'application/x-www-form-urlencoded'
+/** Exactly the spec's Content-Type of a token response, without the space Fastify would otherwise put in. */
+const TOKEN_CONTENT_TYPE = 'application/json;charset=UTF-8'
+const BROWSER_COOKIE = 'finapi_oauth'
+const BROWSER_ID = /^[A-Za-z0-9_-]{43}$/
+// The same rule as the app's own correlation ids: only a plain token is echoed.
+const CORRELATION_ID = /^[\w.:-]{1,128}$/
+
+export async function oauthRoutes(app: App, services: OAuthRouteServices): Promise<void> {
+  await app.register(async (scope) => authorizePages(scope, services.oauthAuthorize), { prefix: '/oauth2/v3' })
+  await app.register(async (scope) => tokenEndpoint(scope, services.oauthTokens), { prefix: '/oauth2/v3' })
+}
+
+/** Only form bodies: a JSON token request or consent answer is refused, not guessed at. */
+function acceptFormsOnly(scope: App) {
+  scope.removeAllContentTypeParsers()
+  scope.addContentTypeParser(FORM, { parseAs: 'string' }, (_request, body, done) => done(null, parseForm(body as string)))
+}
+
+// ---- Authorize pages ---------------------------------------------------------------------------------------
+
+const PAGE_HEADERS = {
+  'content-security-policy': contentSecurityPolicy(),
+  'x-frame-options': 'DENY',
+  'cache-control': 'no-store',
+  'referrer-policy': 'no-referrer',
+  'x-content-type-options': 'nosniff',
+}
+
+function sendPage(reply: FastifyReply, status: number, body: string, formActionSource?: string) {
+  return reply.code(status).header('content-security-policy', contentSecurityPolicy(formActionSource)).type('text/html; charset=utf-8').send(body)
+}
+
+function respond(reply: FastifyReply, outcome: AuthorizeOutcome) {
+  switch (outcome.kind) {
+    case 'error':
+      return sendPage(reply, outcome.status, errorPage(outcome.message))
+    case 'redirect':
+      return reply.redirect(outcome.location, 303)
+    case 'sign-in':
+      // A failed sign-in is a normal page (200): 401 would need an HTTP authentication challenge this form is not.
+      return sendPage(reply, 200, signInPage(outcome.view, outcome), outcome.view.formAction)
+    case 'consent':
+      return sendPage(reply, 200, consentPage(outcome.view), outcome.view.formAction)
+  }
+}
+
+function browserId(request: FastifyRequest): string | undefined {
+  const value = readCookie(request.headers.cookie, BROWSER_COOKIE)
+  return value !== undefined && BROWSER_ID.test(value) ? value : undefined
+}
+
+async function authorizePages(scope: App, authorize: AuthorizeService) {
+  acceptFormsOnly(scope)
+  scope.addHook('onRequest', async (_request, reply) => {
+    reply.headers(PAGE_HEADERS)
+  })
+  scope.setErrorHandler((error: FastifyError, request, reply) => {
+    const status = error.statusCode !== undefined && error.statusCode >= 400 && error.statusCode < 500 ? 400 : 500
+    if (status === 500) request.log.error({ err: error }, 'unexpected failure on the authorize page')
+    const message = status === 400 ? 'The request was malformed.' : 'Something went wrong on our side. Please try again in a moment.'
+    return sendPage(reply, status, errorPage(message))
+  })
+
+  scope.get(
+    '/authorize',
+    {
+      // Checked by the handler (attachValidation): a bad client or redirect URI shows a page, anything else
+      // goes back to the client as an OAuth error, which a schema failure could not tell apart.
+      attachValidation: true,
+      // Each GET opens a pending consent; a HEAD (link previews, prefetchers) should not.
+      exposeHeadRoute: false,
+      schema: {
+        tags,
+        operationId: 'authorize',
+        summary: 'The page where the account holder signs in and allows or denies a client (HTML, no script)',
+        querystring: AuthorizeQuery,
+        response: {
+          200: { description: 'The sign-in page', content: { 'text/html': { schema: Type.String() } } },
+          303: { description: 'Back to the redirect URI with error, error_description and state (a problem other than the client or redirect URI)' },
+          400: { description: 'Unknown or revoked client, or a redirect URI that is not registered: an error page, never a redirect', content: { 'text/html': { schema: Type.String() } } },
+        },
+      },
+    },
+    async (request, reply) => {
+      // One browser-binding cookie per browser, reused across tabs; Lax so that it arrives with the top-level
+      // navigation from the client and a second flow does not replace the first one's.
+      const id = browserId(request) ?? randomSecret(32)
+      const secure = request.protocol === 'https' ? '; Secure' : ''
+      reply.header('set-cookie', `${BROWSER_COOKIE}=${id}; Path=/oauth2; HttpOnly; SameSite=Lax; Max-Age=${CONSENT_TTL_MS / 1000}${secure}`)
+      return respond(reply, await authorize.start(parseQuery(request.url), id))
+    },
+  )
+
+  scope.post('/authorize', { schema: { hide: true } }, async (request, reply) =>
+    respond(reply, await authorize.answer((request.body ?? {}) as Record<string, unknown>, browserId(request))),
+  )
+
+  const immutable = 'public, max-age=31536000, immutable'
+  scope.get('/assets/consent.css', { schema: { hide: true } }, async (_request, reply) =>
+    reply.header('cache-control', immutable).type('text/css; charset=utf-8').send(STYLESHEET),
+  )
+  scope.get('/assets/icon.svg', { schema: { hide: true } }, async (_request, reply) =>
+    reply.header('cache-control', immutable).type('image/svg+xml').send(ICON),
+  )
+}
+
+// ---- Token endpoint ----------------------------------------------------------------------------------------
+
+/** Maps anything thrown while serving a token request to one RFC 6749 error. */
+function toOAuthError(error: FastifyError | OAuthError): OAuthError {
+  if (error instanceof OAuthError) return error
+  if (error.validation) {
+    const field = error.validation[0]?.instancePath.replace(/^\//, '')
+    // No field: there was no body at all.
+    if (!field) return new OAuthError('invalid_request', `the body must be ${FORM}`)
+    return new OAuthError('invalid_request', `${field} must be sent once, as text of at most 2048 characters`)
+  }
+  if (error.statusCode === 413) return new OAuthError('invalid_request', 'the request body is too large')
+  if (error.statusCode === 415) return new OAuthError('invalid_request', `the body must be ${FORM}`)
+  if (error.statusCode !== undefined && error.statusCode >= 400 && error.statusCode < 500) return new OAuthError('invalid_request', 'malformed request')
+  return new OAuthError('server_error', 'the server could not complete the request')
+}
+
+async function tokenEndpoint(scope: App, tokens: TokenService) {
+  acceptFormsOnly(scope)
+  scope.addHook('onRequest', async (request, reply) => {
+    const sent = request.headers['v-c-client-correlation-id']
+    reply.headers({
+      'cache-control': 'no-store',
+      pragma: 'no-cache',
+      'v-c-client-correlation-id': typeof sent === 'string' && CORRELATION_ID.test(sent) ? sent : request.id,
+    })
+  })
+  scope.setErrorHandler((error: FastifyError | OAuthError, request, reply) => {
+    const oauth = toOAuthError(error)
+    if (oauth.code === 'server_error') request.log.error({ err: error }, 'unexpected failure at the token endpoint')
+    else request.log.info({ error: oauth.code, description: oauth.description }, 'token request refused')
+    // Any failure answers 500: the reporting spec gives that status to every token refresh failure.
+    return reply.code(500).type(TOKEN_CONTENT_TYPE).send({ error: oauth.code, error_description: oauth.description })
+  })
+
+  scope.post(
+    '/token',
+    {
+      schema: {
+        tags,
+        operationId: 'token',
+        summary: 'Exchange an authorization code, refresh a token, or get a client_credentials token',
+        description:
+          'Form-encoded. Client authentication: HTTP Basic (client_secret_basic) or client_id and client_secret in the body; ' +
+          'a public client sends client_id only. grant_type=authorization_code needs code, redirect_uri and code_verifier; ' +
+          'refresh_token needs refresh_token (each refresh returns a new one; presenting a used one revokes the whole grant); ' +
+          'client_credentials is for confidential clients. Every failure answers HTTP 500 with an RFC 6749 error. ' +
+          'The v-c-client-correlation-id header is echoed.',
+        consumes: [FORM],
+        headers: CorrelationHeaders,
+        body: TokenRequest,
+        security: [{ clientBasic: [] }, {}],
+        response: { 200: TokenResponse, 500: TokenError },
+      },
+    },
+    async (request, reply) => reply.type(TOKEN_CONTENT_TYPE).send(await tokens.token(request.body, request.headers.authorization)),
+  )
+}

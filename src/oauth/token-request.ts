@@ -1,0 +1,41 @@
+// Reading a token request: its form fields (an empty value counts as absent, RFC 6749 3.1) and the client's
+// credentials, from HTTP Basic (client_secret_basic) or the body (client_secret_post), never both.
+import { OAuthError } from './errors.js'
+import type { ClientCredentials } from './clients-service.js'
+import type { TokenRequest } from './schemas.js'
+
+/** The form's fields with empty values dropped. */
+export function presentFields(body: TokenRequest | undefined): TokenRequest {
+  const fields: Record<string, string> = {}
+  for (const [name, value] of Object.entries(body ?? {})) if (typeof value === 'string' && value !== '') fields[name] = value
+  return fields as TokenRequest
+}
+
+/** RFC 6749 2.3.1: the Basic user name and password are form-urlencoded before base64. */
+function formDecode(text: string): string {
+  return decodeURIComponent(text.replace(/\+/g, ' '))
+}
+
+function basicCredentials(header: string): { clientId: string; secret: string } {
+  const encoded = /^Basic +([A-Za-z0-9+/]+=*) *$/i.exec(header)?.[1]
+  const decoded = encoded === undefined ? '' : Buffer.from(encoded, 'base64').toString('utf8')
+  const colon = decoded.indexOf(':')
+  if (colon <= 0) throw new OAuthError('invalid_client', 'malformed HTTP Basic client credentials')
+  try {
+    return { clientId: formDecode(decoded.slice(0, colon)), secret: formDecode(decoded.slice(colon + 1)) }
+  } catch {
+    throw new OAuthError('invalid_client', 'malformed HTTP Basic client credentials')
+  }
+}
+
+/** The client's claimed identity and secret; an Authorization header of another scheme is not client authentication. */
+export function clientCredentials(fields: TokenRequest, authorization: string | undefined): ClientCredentials {
+  if (authorization !== undefined && /^Basic\b/i.test(authorization)) {
+    const basic = basicCredentials(authorization)
+    if (fields.client_secret !== undefined) throw new OAuthError('invalid_request', 'send the client secret once: in HTTP Basic or in the body, not both')
+    if (fields.client_id !== undefined && fields.client_id !== basic.clientId) throw new OAuthError('invalid_request', 'client_id differs from the HTTP Basic user name')
+    return basic
+  }
+  if (fields.client_id === undefined) throw new OAuthError('invalid_client', 'client authentication failed: client_id is missing')
+  return { clientId: fields.client_id, secret: fields.client_secret }
+}

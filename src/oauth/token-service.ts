@@ -1,0 +1,210 @@
+// The token endpoint's grants (authorization_code with PKCE, refresh_token with rotation, client_credentials),
+// and the access tokens they issue as the banking and reporting interfaces see them.
+//
+// Each authorization (and each client_credentials call) starts a grant: a token family revoked as a whole. A
+// second use of a code, or of a spent refresh token, proves a secret leaked, so it revokes the family at once
+// (RFC 9700 4.14.2, RFC 6749 4.1.2). Every other failure changes nothing.
+import { randomUUID } from 'node:crypto'
+import type { AccessGrant, AccessGrants } from '../banking/auth-service.js'
+import type { Clock } from '../platform/clock.js'
+import { randomSecret, sha256Hex } from '../platform/crypto.js'
+import type { Db } from '../platform/db/database.js'
+import type { ClientService, OAuthClient } from './clients-service.js'
+import { OAuthError } from './errors.js'
+import { isCodeVerifier, verifyPkce } from './pkce.js'
+import * as repo from './repository.js'
+import { GRANT_TYPES, type TokenRequest, type TokenResponse } from './schemas.js'
+import { formatScope, parseScope } from './scope.js'
+import { clientCredentials, presentFields } from './token-request.js'
+
+export const ACCESS_TOKEN_TTL_S = 15 * 60
+/** One year; each refresh issues a new refresh token with a full year, so the family lives while it is used. */
+export const REFRESH_TOKEN_TTL_S = 365 * 24 * 60 * 60
+const ACCESS_PREFIX = 'fat_'
+const REFRESH_PREFIX = 'frt_'
+
+/** An access token as the reporting interface will see it (`Authorization: Bearer <token>`). */
+export interface ResolvedAccessToken {
+  /** The client's internal id. */
+  clientId: string
+  /** The application the client belongs to, for a banking client. */
+  applicationId: string | null
+  /** The account holder who granted it; null for a client_credentials token. */
+  customerId: string | null
+  scopes: string[]
+  expiresAt: string
+}
+
+export interface TokenService extends AccessGrants {
+  /** POST /oauth2/v3/token. Throws OAuthError on any failure. */
+  token(body: TokenRequest | undefined, authorization: string | undefined): Promise<TokenResponse>
+  /** A working access token, or undefined (unknown, expired, revoked, or not an access token). */
+  resolveAccessToken(token: string): Promise<ResolvedAccessToken | undefined>
+}
+
+/** Thrown inside a transaction to roll it back when a concurrent request spent the same code or refresh token. */
+class AlreadySpent extends Error {}
+
+export function createTokenService(deps: { db: Pick<Db, 'kysely'>; clock: Clock; clients: Pick<ClientService, 'authenticate'> }): TokenService {
+  const { db, clock, clients } = deps
+
+  function isActive(row: repo.TokenRow, now: string): boolean {
+    return (
+      row.kind === 'access' &&
+      row.expires_at > now &&
+      row.grant_revoked_at === null &&
+      row.client_revoked_at === null &&
+      (row.application_id === null || row.application_status === 'active')
+    )
+  }
+
+  async function revokeFamily(grantId: string | null): Promise<void> {
+    if (grantId) await repo.revokeGrant(db.kysely, grantId, clock.now().toISOString())
+  }
+
+  /** Inserts an access token and a refresh token for the grant and builds the response. */
+  async function issue(trx: repo.Executor, grantId: string, accessScope: string, refreshScope: string, now: Date): Promise<TokenResponse> {
+    const accessToken = ACCESS_PREFIX + randomSecret(32)
+    const refreshToken = REFRESH_PREFIX + randomSecret(32)
+    const at = (seconds: number) => new Date(now.getTime() + seconds * 1000).toISOString()
+    const created_at = now.toISOString()
+    await repo.insertTokens(trx, [
+      { token_hash: sha256Hex(accessToken), grant_id: grantId, kind: 'access', scope: accessScope, expires_at: at(ACCESS_TOKEN_TTL_S), used_at: null, created_at },
+      { token_hash: sha256Hex(refreshToken), grant_id: grantId, kind: 'refresh', scope: refreshScope, expires_at: at(REFRESH_TOKEN_TTL_S), used_at: null, created_at },
+    ])
+    return {
+      access_token: accessToken,
+      token_type: 'bearer',
+      refresh_token: refreshToken,
+      expires_in: ACCESS_TOKEN_TTL_S,
+      scope: accessScope,
+      refresh_token_expires_in: REFRESH_TOKEN_TTL_S,
+      client_status: 'active',
+    }
+  }
+
+  /** Requested scopes (a subset of `allowed`), or all of `allowed` when none are asked for. */
+  function narrowScope(requested: string | undefined, allowed: readonly string[], what: string): string {
+    if (requested === undefined) return formatScope(allowed)
+    const scopes = parseScope(requested)
+    if (scopes === undefined) throw new OAuthError('invalid_scope', 'scope must be space-separated scope names')
+    const refused = scopes.filter((s) => !allowed.includes(s))
+    if (refused.length > 0) throw new OAuthError('invalid_scope', `${refused.join(' ')} is not ${what}`)
+    return formatScope(scopes.length > 0 ? scopes : allowed)
+  }
+
+  function required(fields: TokenRequest, name: keyof TokenRequest): string {
+    const value = fields[name]
+    if (value === undefined) throw new OAuthError('invalid_request', `${name} is required`)
+    return value
+  }
+
+  async function authorizationCode(client: OAuthClient, fields: TokenRequest): Promise<TokenResponse> {
+    const code = required(fields, 'code')
+    if (fields.redirect_uri !== undefined && fields.redirect_url !== undefined && fields.redirect_uri !== fields.redirect_url) {
+      throw new OAuthError('invalid_request', 'redirect_uri and redirect_url differ')
+    }
+    const redirectUri = fields.redirect_uri ?? fields.redirect_url
+    if (redirectUri === undefined) throw new OAuthError('invalid_request', 'redirect_uri is required')
+    const verifier = required(fields, 'code_verifier')
+    if (!isCodeVerifier(verifier)) throw new OAuthError('invalid_request', 'code_verifier must be 43 to 128 characters of A-Z a-z 0-9 - . _ ~')
+
+    const codeHash = sha256Hex(code)
+    const row = await repo.findCode(db.kysely, codeHash)
+    if (!row || row.client_id !== client.id) throw new OAuthError('invalid_grant', 'the authorization code is not valid')
+    if (row.redirect_uri !== redirectUri) throw new OAuthError('invalid_grant', 'redirect_uri differs from the authorization request')
+    if (!verifyPkce(verifier, row.code_challenge)) throw new OAuthError('invalid_grant', 'code_verifier does not match the code_challenge')
+    // Checked after the client, redirect URI and verifier: only the code's rightful holder can trigger revocation.
+    const reused = new OAuthError('invalid_grant', 'the authorization code was already used; the tokens issued for it are revoked')
+    if (row.used_at !== null) {
+      await revokeFamily(row.grant_id)
+      throw reused
+    }
+    const now = clock.now()
+    if (row.expires_at <= now.toISOString()) throw new OAuthError('invalid_grant', 'the authorization code has expired')
+
+    const grantId = randomUUID()
+    try {
+      return await db.kysely.transaction().execute(async (trx) => {
+        await repo.insertGrant(trx, { id: grantId, client_id: client.id, customer_id: row.customer_id, scope: row.scope, created_at: now.toISOString(), revoked_at: null })
+        if ((await repo.consumeCode(trx, codeHash, now.toISOString(), grantId)) === 0) throw new AlreadySpent()
+        return issue(trx, grantId, row.scope, row.scope, now)
+      })
+    } catch (err) {
+      if (!(err instanceof AlreadySpent)) throw err
+      await revokeFamily((await repo.findCode(db.kysely, codeHash))?.grant_id ?? null)
+      throw reused
+    }
+  }
+
+  async function refresh(client: OAuthClient, fields: TokenRequest): Promise<TokenResponse> {
+    const tokenHash = sha256Hex(required(fields, 'refresh_token'))
+    const row = await repo.findToken(db.kysely, tokenHash)
+    if (!row || row.kind !== 'refresh' || row.client_id !== client.id) throw new OAuthError('invalid_grant', 'the refresh token is not valid')
+    const reused = new OAuthError('invalid_grant', 'the refresh token was already used; every token of its grant is revoked')
+    if (row.used_at !== null) {
+      await revokeFamily(row.grant_id)
+      throw reused
+    }
+    const now = clock.now()
+    if (row.grant_revoked_at !== null) throw new OAuthError('invalid_grant', 'the refresh token has been revoked')
+    if (row.expires_at <= now.toISOString()) throw new OAuthError('invalid_grant', 'the refresh token has expired')
+    // RFC 6749 6: a refresh may ask for fewer scopes than were granted, never more.
+    const accessScope = narrowScope(fields.scope, row.grant_scope.split(' '), 'part of the grant')
+
+    try {
+      return await db.kysely.transaction().execute(async (trx) => {
+        if ((await repo.consumeRefreshToken(trx, tokenHash, now.toISOString())) === 0) throw new AlreadySpent()
+        return issue(trx, row.grant_id, accessScope, row.grant_scope, now)
+      })
+    } catch (err) {
+      if (!(err instanceof AlreadySpent)) throw err
+      await revokeFamily(row.grant_id)
+      throw reused
+    }
+  }
+
+  async function clientCredentialsGrant(client: OAuthClient, fields: TokenRequest): Promise<TokenResponse> {
+    // A public client cannot keep a secret, so it cannot prove it is the client (RFC 6749 4.4).
+    if (!client.confidential) throw new OAuthError('unauthorized_client', 'client_credentials is for confidential clients only')
+    const scope = narrowScope(fields.scope, client.scopes, 'allowed for this client')
+    const now = clock.now()
+    const grantId = randomUUID()
+    return db.kysely.transaction().execute(async (trx) => {
+      await repo.insertGrant(trx, { id: grantId, client_id: client.id, customer_id: null, scope, created_at: now.toISOString(), revoked_at: null })
+      return issue(trx, grantId, scope, scope, now)
+    })
+  }
+
+  return {
+    async token(body, authorization) {
+      const fields = presentFields(body)
+      const credentials = clientCredentials(fields, authorization)
+      const grantType = required(fields, 'grant_type')
+      if (!(GRANT_TYPES as readonly string[]).includes(grantType)) throw new OAuthError('unsupported_grant_type', `grant_type must be one of ${GRANT_TYPES.join(', ')}`)
+      const client = await clients.authenticate(credentials)
+      if (grantType === 'authorization_code') return authorizationCode(client, fields)
+      if (grantType === 'refresh_token') return refresh(client, fields)
+      return clientCredentialsGrant(client, fields)
+    },
+
+    async resolveAccessToken(token) {
+      const row = await repo.findToken(db.kysely, sha256Hex(token))
+      if (!row || !isActive(row, clock.now().toISOString())) return undefined
+      return { clientId: row.client_id, applicationId: row.application_id, customerId: row.customer_id, scopes: row.scope.split(' '), expiresAt: row.expires_at }
+    },
+
+    async find(tokenHash): Promise<AccessGrant | undefined> {
+      const row = await repo.findToken(db.kysely, tokenHash)
+      // A refresh token sent as an access token is found too, inactive: it is a real secret in the wrong place,
+      // and must not read as the sandbox's any-string customer.
+      return row && { customerId: row.customer_id, applicationId: row.application_id, scopes: row.scope.split(' '), active: isActive(row, clock.now().toISOString()) }
+    },
+
+    async revoke(tokenHash) {
+      // Signing out with an OAuth access token ends the whole authorization: its refresh token too.
+      const row = await repo.findToken(db.kysely, tokenHash)
+      if (row) await revokeFamily(row.grant_id)
+    },
+  }
+}
