@@ -16,17 +16,24 @@ export interface Throttle {
   take(key: string): ThrottleDecision
 }
 
-/** Windows are swept once this many keys are tracked, so an unbounded set of keys cannot grow memory forever. */
+/**
+ * Ended windows are swept once this many keys are tracked, so an unbounded set of keys cannot grow memory forever.
+ * After a sweep the next one waits until the map has doubled, so many live keys do not make every new key a scan.
+ */
 const SWEEP_AT = 10_000
 
 export function createThrottle(limit: number, windowMs: number, clock: Clock): Throttle {
   const windows = new Map<string, { endsAt: number; count: number }>()
+  let sweepAt = SWEEP_AT
   return {
     take(key) {
       const now = clock.now().getTime()
       let window = windows.get(key)
       if (!window || window.endsAt <= now) {
-        if (!window && windows.size >= SWEEP_AT) for (const [k, w] of windows) if (w.endsAt <= now) windows.delete(k)
+        if (!window && windows.size >= sweepAt) {
+          for (const [k, w] of windows) if (w.endsAt <= now) windows.delete(k)
+          sweepAt = Math.max(SWEEP_AT, windows.size * 2)
+        }
         window = { endsAt: now + windowMs, count: 0 }
         windows.set(key, window)
       }
