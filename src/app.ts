@@ -4,7 +4,7 @@ import { randomUUID } from 'node:crypto'
 import { readFileSync } from 'node:fs'
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
-import Fastify, { LogController, type FastifyBaseLogger, type FastifyReply, type FastifyInstance, type RawServerDefault } from 'fastify'
+import Fastify, { type FastifyBaseLogger, type FastifyReply, type FastifyInstance, type RawServerDefault } from 'fastify'
 import type { Logger } from 'pino'
 import { createApplicationService, type ApplicationService } from './applications/service.js'
 import { createAccountsService, type AccountsService } from './banking/accounts-service.js'
@@ -23,7 +23,7 @@ import { gateway, handleError as gatewayError } from './platform/gateway/plugin.
 import { healthRoutes } from './platform/health.js'
 import { createMaintenanceSwitch, type MaintenanceSwitch } from './platform/maintenance.js'
 import { lazyChildLogger } from './platform/logger.js'
-import { metricsPlugin } from './platform/metrics.js'
+import { MeteringLogController, RequestMetrics, metricsRoutes } from './platform/metrics.js'
 import { openapiPlugin } from './platform/openapi.js'
 import { validatorCompiler } from './platform/validation.js'
 
@@ -76,11 +76,12 @@ function correlationId(req: IncomingMessage): string {
 
 export async function buildApp(deps: AppDeps): Promise<App> {
   const { config, db, clock, logger } = deps
+  const metrics = new RequestMetrics()
   const app = Fastify({
     loggerInstance: logger as FastifyBaseLogger,
     genReqId: correlationId,
     requestIdHeader: false,
-    logController: new LogController({ requestIdLogLabel: 'correlationId' }),
+    logController: new MeteringLogController(metrics, { requestIdLogLabel: 'correlationId' }),
     childLoggerFactory: (logger, bindings, options) => lazyChildLogger(logger as Logger, bindings, options) as FastifyBaseLogger,
     bodyLimit: config.bodyLimitBytes,
     requestTimeout: 30_000,
@@ -123,7 +124,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     done()
   })
 
-  await app.register(metricsPlugin)
+  await metricsRoutes(app, metrics)
   await app.register(openapiPlugin, { version: VERSION, securitySchemes: OAUTH_SECURITY_SCHEMES })
   await app.register(healthRoutes, { db })
   await oauthRoutes(app, services)

@@ -25,12 +25,16 @@ const CARD_TYPES = new Set(['MCD', 'VCD', 'ACD'])
 /** Customers whose parsed accounts stay in memory; the least recently read are dropped first. */
 export const ACCOUNT_CACHE_CUSTOMERS = 2_000
 
+/** A value, or a promise of it while it is still being read. */
+export type MaybePromise<T> = T | Promise<T>
+
 // What list, quickBalances and details return is shared with later calls for the same customer: never mutate it.
+// They answer at once, without a promise, when the customer's accounts are already in memory.
 export interface AccountsService {
-  list(principal: Principal, category?: Category): Promise<ListEntry[]>
+  list(principal: Principal, category?: Category): MaybePromise<ListEntry[]>
   balances(principal: Principal, query: { category?: Category; groupId?: string; baseCurrency?: string }): Promise<Static<typeof BalanceEntry>[]>
-  quickBalances(principal: Principal): Promise<QuickEntry[]>
-  details(principal: Principal, accountToken: string): Promise<Details>
+  quickBalances(principal: Principal): MaybePromise<QuickEntry[]>
+  details(principal: Principal, accountToken: string): MaybePromise<Details>
   /** Drops a customer's cached accounts, for whatever changes them. */
   forget(customerId: string): void
 }
@@ -82,36 +86,47 @@ export function createAccountsService(deps: { db: Pick<Db, 'kysely'>; cacheCusto
   const { db } = deps
   const capacity = deps.cacheCustomers ?? ACCOUNT_CACHE_CUSTOMERS
   // Insertion order is recency order: a hit is moved to the end, the first entry is the least recently used.
-  // Promises are cached so concurrent first reads of one customer share one query.
-  const cache = new Map<string, Promise<CustomerAccounts>>()
+  // While a customer is being read the entry is the promise, so concurrent first reads share one query; once
+  // read, it is the value itself, so later reads need no promise.
+  const cache = new Map<string, MaybePromise<CustomerAccounts>>()
 
-  function customerAccounts(customerId: string): Promise<CustomerAccounts> {
-    let entry = cache.get(customerId)
-    if (entry) {
+  function customerAccounts(customerId: string): MaybePromise<CustomerAccounts> {
+    const cached = cache.get(customerId)
+    if (cached) {
       cache.delete(customerId)
-    } else {
-      entry = repo.listCustomerAccounts(db.kysely, customerId).then((rows) => {
-        const accounts = rows.map(toStored)
-        return { accounts, lists: new Map(), byToken: new Map(accounts.map((a) => [a.accountToken, a])) }
-      })
-      entry.catch(() => cache.delete(customerId))
-      if (cache.size >= capacity) cache.delete(cache.keys().next().value!)
+      cache.set(customerId, cached)
+      return cached
     }
-    cache.set(customerId, entry)
-    return entry
+    const loading: Promise<CustomerAccounts> = repo.listCustomerAccounts(db.kysely, customerId).then(
+      (rows) => {
+        const accounts = rows.map(toStored)
+        const loaded = { accounts, lists: new Map(), byToken: new Map(accounts.map((a) => [a.accountToken, a])) }
+        // Unless it was forgotten or evicted meanwhile (setting an existing key keeps its place in the order).
+        if (cache.get(customerId) === loading) cache.set(customerId, loaded)
+        return loaded
+      },
+      (err: unknown) => {
+        if (cache.get(customerId) === loading) cache.delete(customerId)
+        throw err
+      },
+    )
+    if (cache.size >= capacity) cache.delete(cache.keys().next().value!)
+    cache.set(customerId, loading)
+    return loading
   }
 
   return {
-    async list(principal, category) {
-      const customer = await customerAccounts(readable(principal))
-      let entries = customer.lists.get(category)
-      if (!entries) {
-        entries = customer.accounts
-          .filter((a) => a.isVisible && (category === undefined || a.category === category))
-          .map((a) => ({ accountToken: a.accountToken, ...a.list, category: a.category }))
-        customer.lists.set(category, entries)
-      }
-      return entries
+    list(principal, category) {
+      return whenLoaded(customerAccounts(readable(principal)), (customer) => {
+        let entries = customer.lists.get(category)
+        if (!entries) {
+          entries = customer.accounts
+            .filter((a) => a.isVisible && (category === undefined || a.category === category))
+            .map((a) => ({ accountToken: a.accountToken, ...a.list, category: a.category }))
+          customer.lists.set(category, entries)
+        }
+        return entries
+      })
     },
 
     async balances(principal, query) {
@@ -133,23 +148,28 @@ export function createAccountsService(deps: { db: Pick<Db, 'kysely'>; cacheCusto
         })
     },
 
-    async quickBalances(principal) {
-      const customer = await customerAccounts(readable(principal))
-      customer.quick ??= customer.accounts.filter((a) => a.isVisible).map(quickBalance)
-      return customer.quick
+    quickBalances(principal) {
+      return whenLoaded(customerAccounts(readable(principal)), (customer) => (customer.quick ??= customer.accounts.filter((a) => a.isVisible).map(quickBalance)))
     },
 
-    async details(principal, accountToken) {
-      const account = (await customerAccounts(readable(principal))).byToken.get(accountToken)
-      if (!account) throw new ApiError('API-404', [{ field: 'accountToken', reason: 'no such account' }])
-      account.details ??= { accountToken: account.accountToken, accountIdDisplay: account.list.accountIdDisplay, ...(JSON.parse(account.detailsJson) as object) } as Details
-      return account.details
+    details(principal, accountToken) {
+      return whenLoaded(customerAccounts(readable(principal)), (customer) => {
+        const account = customer.byToken.get(accountToken)
+        if (!account) throw new ApiError('API-404', [{ field: 'accountToken', reason: 'no such account' }])
+        account.details ??= { accountToken: account.accountToken, accountIdDisplay: account.list.accountIdDisplay, ...(JSON.parse(account.detailsJson) as object) } as Details
+        return account.details
+      })
     },
 
     forget(customerId) {
       cache.delete(customerId)
     },
   }
+}
+
+/** Applies `f` to a value that may still be loading, at once when it is already there. */
+function whenLoaded<T, R>(value: MaybePromise<T>, f: (value: T) => R): MaybePromise<R> {
+  return value instanceof Promise ? value.then(f) : f(value)
 }
 
 function quickBalance(a: StoredAccount): QuickEntry {

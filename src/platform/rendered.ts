@@ -5,12 +5,22 @@ import type { FastifyReply } from 'fastify'
 
 const rendered = new WeakMap<object, Buffer>()
 
-/** `source` identifies the data; `payload` builds the response body from it on the first send only. */
-export function sendRendered(reply: FastifyReply, source: object, payload: () => unknown): FastifyReply {
+/**
+ * `source` identifies the data; `payload` builds the response body from it on the first send only. A source
+ * still being read is sent when it arrives (the handler returns that promise); one already in memory is sent at
+ * once, so a handler that returns this result needs no promise of its own on the fast path.
+ */
+export function sendRendered<T extends object>(reply: FastifyReply, source: T | Promise<T>, payload: (source: T) => unknown): Promise<void> | undefined {
+  if (source instanceof Promise) return source.then((loaded) => send(reply, loaded, payload))
+  send(reply, source, payload)
+  return undefined
+}
+
+function send<T extends object>(reply: FastifyReply, source: T, payload: (source: T) => unknown): void {
   let body = rendered.get(source)
   if (!body) {
-    body = Buffer.from(String(reply.serialize(payload())), 'utf8')
+    body = Buffer.from(String(reply.serialize(payload(source))), 'utf8')
     rendered.set(source, body)
   }
-  return reply.type('application/json; charset=utf-8').send(body)
+  reply.type('application/json; charset=utf-8').send(body)
 }

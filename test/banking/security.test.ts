@@ -95,3 +95,20 @@ describe("another customer's account token", () => {
     expectStatus(res, 404, 'API-404')
   })
 })
+
+describe('the token is checked before anything of the input is read', () => {
+  it('a garbage token with malformed JSON → API-448/401, not API-420', async () => {
+    const res = await t.call('POST', '/v2/token?v=1', { headers: { authorization: 'not-a-token-at-all', 'content-type': 'application/json' }, body: '{"tokenRequest": ' })
+    expectStatus(res, 401, 'API-448')
+  })
+
+  it('a garbage token with an invalid path parameter → API-448/401, not API-420', async () => {
+    const res = await withToken(t, 'not-a-token-at-all')('GET', `/v2/account/${'x'.repeat(200)}?v=1`)
+    expectStatus(res, 401, 'API-448')
+  })
+
+  it('with a valid token the same malformed body → API-420/400', async () => {
+    const res = await t.call('POST', '/v2/token?v=1', { headers: { authorization: customer1Token, 'content-type': 'application/json' }, body: '{"tokenRequest": ' })
+    expectStatus(res, 400, 'API-420')
+  })
+})
