@@ -8,19 +8,20 @@ import Fastify, { type FastifyBaseLogger, type FastifyReply, type FastifyInstanc
 import type { Logger } from 'pino'
 import { createApplicationService, type ApplicationService } from './applications/service.js'
 import { createAccountsService, type AccountsService } from './banking/accounts-service.js'
-import { createAuthService, type AuthService } from './banking/auth-service.js'
+import { createAuthService, pruneSessions, type AuthService } from './banking/auth-service.js'
 import { bankingRoutes } from './banking/routes.js'
 import { SANDBOX_CUSTOMER_1_ID } from './banking/sandbox-data.js'
 import type { Config } from './config.js'
-import { createAuthorizeService, type AuthorizeService } from './oauth/authorize-service.js'
+import { createAuthorizeService, pruneConsentsAndCodes, type AuthorizeService } from './oauth/authorize-service.js'
 import { createClientService, type ClientService } from './oauth/clients-service.js'
 import { oauthRoutes } from './oauth/routes.js'
 import { OAUTH_SECURITY_SCHEMES } from './oauth/schemas.js'
-import { createTokenService, type TokenService } from './oauth/token-service.js'
+import { createTokenService, pruneTokens, type TokenService } from './oauth/token-service.js'
 import type { Clock } from './platform/clock.js'
 import type { Db } from './platform/db/database.js'
 import { gateway, handleError as gatewayError } from './platform/gateway/plugin.js'
 import { healthRoutes } from './platform/health.js'
+import { createHousekeeping, type Housekeeping, type PruneTask } from './platform/housekeeping.js'
 import { createMaintenanceSwitch, type MaintenanceSwitch } from './platform/maintenance.js'
 import { lazyChildLogger } from './platform/logger.js'
 import { MeteringLogController, RequestMetrics, metricsRoutes } from './platform/metrics.js'
@@ -38,6 +39,16 @@ export interface Services {
   oauthAuthorize: AuthorizeService
   /** Also resolves OAuth access tokens for the banking (via auth) and reporting interfaces. */
   oauthTokens: TokenService
+  housekeeping: Housekeeping
+}
+
+/** Everything that expires and must be deleted some time after: run by each server and by `finapi prune`. */
+export function pruneTasks(db: Pick<Db, 'kysely'>, clock: Clock): PruneTask[] {
+  return [
+    { name: 'sessions', prune: () => pruneSessions(db, clock) },
+    { name: 'oauth consents and codes', prune: () => pruneConsentsAndCodes(db, clock) },
+    { name: 'oauth tokens and grants', prune: () => pruneTokens(db, clock) },
+  ]
 }
 
 /** The app as features see it: TypeBox schemas give each handler its types. */
@@ -113,11 +124,22 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     oauthClients,
     oauthAuthorize: createAuthorizeService({ db, clock, clients: oauthClients, signIn: auth }),
     oauthTokens,
+    housekeeping: createHousekeeping({
+      tasks: pruneTasks(db, clock),
+      onPruned: (counts) => {
+        if (Object.values(counts).some((n) => n > 0)) logger.info({ pruned: counts }, 'deleted expired rows')
+      },
+      onError: (err) => logger.warn({ err }, 'housekeeping failed'),
+    }),
   }
   await services.maintenance.refresh()
   services.maintenance.start(deps.settingsPollMs ?? 5_000)
   app.decorate('services', services)
-  app.addHook('onClose', async () => services.maintenance.stop())
+  if (config.pruneIntervalMs > 0) services.housekeeping.start(config.pruneIntervalMs)
+  app.addHook('onClose', async () => {
+    services.maintenance.stop()
+    services.housekeeping.stop()
+  })
 
   app.addHook('onRequest', (request, reply, done) => {
     reply.header('X-CorrelationID', request.id)

@@ -1,6 +1,8 @@
-// The `finapi` command: serve, migrate, application keys, OAuth clients and the maintenance switch.
+// The `finapi` command: serve, migrate, application keys, OAuth clients, credentials, the maintenance switch,
+// pruning and import.
 import { parseArgs } from 'node:util'
 import { readFile } from 'node:fs/promises'
+import { pruneTasks } from './app.js'
 import { createApplicationService } from './applications/service.js'
 import { createAuthService } from './banking/auth-service.js'
 import { ImportFile } from './banking/import-schema.js'
@@ -10,6 +12,7 @@ import { ConfigError, loadConfig, type Config } from './config.js'
 import { systemClock } from './platform/clock.js'
 import { openDatabase, type Db } from './platform/db/database.js'
 import { migrateToLatest } from './platform/db/migrate.js'
+import { createHousekeeping } from './platform/housekeeping.js'
 import { createMaintenanceSwitch } from './platform/maintenance.js'
 import { ClientRegistrationError, createClientService } from './oauth/clients-service.js'
 import { serve } from './server.js'
@@ -30,6 +33,8 @@ const USAGE = `Usage: finapi <command>
   credentials list <customer> list a customer's credentials, soft credentials included (never a secret)
   credentials revoke <id>     revoke one credential, such as a lost device's soft credential
   maintenance on|off|status   switch every server on this database to API-522 maintenance answers, or back
+  prune                       delete expired sessions, OAuth tokens, codes and consents now (servers also do it
+                              every PRUNE_INTERVAL_SECONDS)
   import <file.json>          load customers, credentials, accounts and exchange rates, all or nothing
   import --schema             print the JSON Schema of the import file
 `
@@ -149,7 +154,7 @@ async function credentials(config: Config, args: string[]): Promise<void> {
     } else if (action === 'revoke') {
       if (!id) throw new UsageError('credentials revoke needs a credential id (see credentials list)')
       if (!(await auth.revokeCredential(id))) throw new UsageError(`no active credential with id ${id}`)
-      process.stdout.write(`Revoked credential ${id}; signing in with it now fails.\n`)
+      process.stdout.write(`Revoked credential ${id}; signing in with it now fails, and the sessions it opened have ended.\n`)
     } else {
       throw new UsageError(`unknown credentials action: ${action ?? '(none)'}`)
     }
@@ -163,6 +168,13 @@ async function maintenance(config: Config, action: string | undefined): Promise<
     else if (action === 'status') await toggle.refresh()
     else throw new UsageError(`maintenance takes on, off or status, not ${action ?? '(none)'}`)
     process.stdout.write(`Maintenance is ${toggle.isOn() ? 'on' : 'off'}.\n`)
+  })
+}
+
+async function prune(config: Config): Promise<void> {
+  await withDb(config, async (db) => {
+    const counts = await createHousekeeping({ tasks: pruneTasks(db, systemClock) }).runOnce()
+    process.stdout.write(`Deleted: ${Object.entries(counts).map(([name, n]) => `${n} ${name}`).join(', ')}.\n`)
   })
 }
 
@@ -215,6 +227,8 @@ async function main(argv: string[]): Promise<void> {
       return credentials(config, rest)
     case 'maintenance':
       return maintenance(config, rest[0])
+    case 'prune':
+      return prune(config)
     case 'import':
       return importFile(config, rest)
     default:

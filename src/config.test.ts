@@ -15,6 +15,12 @@ describe('loadConfig', () => {
     expect(config.databaseUrl).toBe('postgres://u@h/db')
   })
 
+  it('prunes every 10 minutes by default; 0 turns the timer off', () => {
+    expect(loadConfig({}).pruneIntervalMs).toBe(600_000)
+    expect(loadConfig({ PRUNE_INTERVAL_SECONDS: '0' }).pruneIntervalMs).toBe(0)
+    expect(loadConfig({ PRUNE_INTERVAL_SECONDS: '30' }).pruneIntervalMs).toBe(30_000)
+  })
+
   it.each([
     ['PORT', 'abc'],
     ['PORT', '70000'],
@@ -23,6 +29,8 @@ describe('loadConfig', () => {
     ['DATABASE_URL', 'mysql://x'],
     ['LOG_LEVEL', 'loud'],
     ['SANDBOX_API_KEY', 'short'],
+    ['PRUNE_INTERVAL_SECONDS', '-1'],
+    ['PRUNE_INTERVAL_SECONDS', 'hourly'],
   ])('a bad %s=%s stops the boot with a message naming it', (name, value) => {
     expect(() => loadConfig({ [name]: value })).toThrow(ConfigError)
     expect(() => loadConfig({ [name]: value })).toThrow(new RegExp(`^Invalid environment variable ${name}=`))

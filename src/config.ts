@@ -17,6 +17,7 @@ const EnvSchema = Type.Object({
   RATE_LIMIT_PER_MINUTE: Type.Integer({ minimum: 1, default: 1000 }),
   BODY_LIMIT_BYTES: Type.Integer({ minimum: 1024, maximum: 10_485_760, default: 65_536 }),
   LOG_LEVEL: Type.Enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], { default: 'info' }),
+  PRUNE_INTERVAL_SECONDS: Type.Integer({ minimum: 0, maximum: 86_400, default: 600 }),
 })
 
 export interface Config {
@@ -34,6 +35,8 @@ export interface Config {
   readonly rateLimitPerMinute: number
   readonly bodyLimitBytes: number
   readonly logLevel: string
+  /** How often each server deletes expired sessions, tokens and codes; 0 leaves it to `finapi prune`. */
+  readonly pruneIntervalMs: number
 }
 
 export class ConfigError extends Error {
@@ -79,5 +82,6 @@ export function loadConfig(env: Env): Config {
     rateLimitPerMinute: e.RATE_LIMIT_PER_MINUTE,
     bodyLimitBytes: e.BODY_LIMIT_BYTES,
     logLevel: e.LOG_LEVEL,
+    pruneIntervalMs: e.PRUNE_INTERVAL_SECONDS * 1000,
   })
 }

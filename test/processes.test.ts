@@ -7,6 +7,7 @@ import { call } from './support/harness.js'
 import { SESSION_CACHE_MS } from '../src/banking/auth-service.js'
 import { SANDBOX_CUSTOMER_1_ID } from '../src/banking/sandbox-data.js'
 import { expectStatus } from './support/banking.js'
+import { openDatabase } from '../src/platform/db/database.js'
 
 const loginBody = {
   loginRequest: { brand: 'nab', lob: 'nab', credentials: { apiStructType: 'usernamePassword', usernamePassword: { username: '10055670', password: 'aaa111' } } },
@@ -69,8 +70,35 @@ describe('finapi command-line tool', () => {
   })
 })
 
+describe('finapi prune', () => {
+  it('deletes expired rows now and leaves live ones', async () => {
+    expect((await run(['migrate'])).code).toBe(0) // in sandbox mode this loads the sandbox customers too
+    const db = openDatabase(database.url)
+    try {
+      const session = (token: string, expires: string) => ({
+        token_hash: token,
+        customer_id: SANDBOX_CUSTOMER_1_ID,
+        restricted: 0,
+        expires_at: expires,
+        revoked_at: null,
+        created_at: '2020-01-01T00:00:00.000Z',
+        credential_id: null,
+      })
+      await db.kysely.insertInto('sessions').values([session('prune-test-old', '2020-01-01T00:15:00.000Z'), session('prune-test-live', '2999-01-01T00:00:00.000Z')]).execute()
+      const res = await run(['prune'])
+      expect(res.code, res.stderr).toBe(0)
+      expect(res.stdout).toMatch(/^Deleted: \d+ sessions, \d+ oauth consents and codes, \d+ oauth tokens and grants\.$/m)
+      expect(Number(/Deleted: (\d+) sessions/.exec(res.stdout)![1])).toBeGreaterThanOrEqual(1)
+      const left = (await db.kysely.selectFrom('sessions').select('token_hash').where('token_hash', 'like', 'prune-test-%').execute()).map((r) => r.token_hash)
+      expect(left).toEqual(['prune-test-live'])
+    } finally {
+      await db.close()
+    }
+  })
+})
+
 describe('finapi credentials', () => {
-  it('lists a customer\'s credentials without secrets and revokes a soft credential, which then fails to sign in', async () => {
+  it('lists a customer\'s credentials without secrets and revokes a soft credential, which then fails to sign in and whose sessions end', async () => {
     const server = await startServer()
     try {
       const key = 'sandbox-key-finapi'
@@ -79,7 +107,10 @@ describe('finapi credentials', () => {
       const soft = await call(server.baseUrl, key, 'POST', '/v2/token?v=1', { headers: { authorization }, body: { tokenRequest: { type: 'touch' } } })
       const softToken = soft.json.tokenResponse.token as string
       const withSoft = { loginRequest: { brand: 'nab', lob: 'nab', credentials: { apiStructType: 'token', token: { token: softToken } } } }
-      expect((await call(server.baseUrl, key, 'POST', '/v2/auth?v=1', { body: withSoft })).status).toBe(200)
+      const softLogin = await call(server.baseUrl, key, 'POST', '/v2/auth?v=1', { body: withSoft })
+      expect(softLogin.status).toBe(200)
+      const softSession = { authorization: softLogin.json.loginResponse.tokens[0].value as string }
+      expect((await call(server.baseUrl, key, 'GET', '/v2/accounts?v=1', { headers: softSession })).status).toBe(200)
 
       const listed = await run(['credentials', 'list', SANDBOX_CUSTOMER_1_ID])
       expect(listed.code).toBe(0)
@@ -89,7 +120,13 @@ describe('finapi credentials', () => {
       expect(id).toBeDefined()
 
       expect((await run(['credentials', 'revoke', id!])).code).toBe(0)
+      const revokedAt = Date.now()
       expectStatus(await call(server.baseUrl, key, 'POST', '/v2/auth?v=1', { body: withSoft }), 401, 'API-448')
+      // The session it opened ends too: at once in the database, in the server within its session cache's second.
+      await new Promise((resolve) => setTimeout(resolve, Math.max(0, SESSION_CACHE_MS + 100 - (Date.now() - revokedAt))))
+      expectStatus(await call(server.baseUrl, key, 'GET', '/v2/accounts?v=1', { headers: softSession }), 401, 'API-448')
+      // The password session, opened by another credential, goes on.
+      expect((await call(server.baseUrl, key, 'GET', '/v2/accounts?v=1', { headers: { authorization } })).status).toBe(200)
       expect((await run(['credentials', 'list', SANDBOX_CUSTOMER_1_ID])).stdout).toMatch(new RegExp(`^${id}\ttoken \\(touch\\)\tnab/nab\t-\trevoked`, 'm'))
       const again = await run(['credentials', 'revoke', id!])
       expect(again.code).toBe(1)

@@ -18,6 +18,11 @@ export const LOCKOUT_MS = 15 * 60_000
  * time in other processes sharing the database; expiry is checked on every call.
  */
 export const SESSION_CACHE_MS = 1_000
+/**
+ * Expired sessions are kept this long before they are deleted. Until then an expired token is still recognised,
+ * so in the lenient sandbox it answers API-448 rather than reading as the any-string customer.
+ */
+export const SESSION_RETENTION_MS = 24 * 60 * 60_000
 const SESSION_CACHE_ENTRIES = 10_000
 
 /** Who a request acts for, from its Authorization header. */
@@ -87,7 +92,7 @@ export interface AuthService {
   createSoftCredential(principal: Principal, type: string): Promise<string>
   /** Operators: a customer's credentials, soft credentials included. */
   listCredentials(customerId: string): Promise<CredentialSummary[]>
-  /** Operators: revokes one credential; a later login with it fails like any wrong credential. */
+  /** Operators: revokes one credential and ends the sessions it opened; a later login with it fails like any wrong credential. */
   revokeCredential(id: string): Promise<boolean>
 }
 
@@ -169,6 +174,11 @@ function credentialKind(credentials: Credentials): CredentialKind {
   return named as CredentialKind
 }
 
+/** Housekeeping: deletes sessions expired over SESSION_RETENTION_MS ago. */
+export function pruneSessions(db: Pick<Db, 'kysely'>, clock: Clock): Promise<number> {
+  return repo.deleteSessionsExpiredBefore(db.kysely, new Date(clock.now().getTime() - SESSION_RETENTION_MS).toISOString())
+}
+
 export function createAuthService(deps: { db: Pick<Db, 'kysely'>; clock: Clock; grants?: AccessGrants; options?: AuthOptions }): AuthService {
   const { db, clock, grants } = deps
   const lenientCustomerId = deps.options?.lenientCustomerId
@@ -218,6 +228,7 @@ export function createAuthService(deps: { db: Pick<Db, 'kysely'>; clock: Clock; 
         expires_at: expires,
         revoked_at: null,
         created_at: nowIso,
+        credential_id: credential.id,
       })
       return { token, expires, isBusinessUser: customer.is_business === 1, isRestrictedToAppTracker: credential.restricted === 1 }
     },
@@ -286,8 +297,17 @@ export function createAuthService(deps: { db: Pick<Db, 'kysely'>; clock: Clock; 
       }))
     },
 
-    revokeCredential(id) {
-      return repo.revokeCredential(db.kysely, id, clock.now().toISOString())
+    async revokeCredential(id) {
+      const at = clock.now().toISOString()
+      const revoked = await db.kysely.transaction().execute(async (trx) => {
+        if (!(await repo.revokeCredential(trx, id, at))) return false
+        await repo.revokeSessionsOf(trx, id, at)
+        return true
+      })
+      // Sessions this process verified moments ago are not trusted past the revocation (other processes: within
+      // SESSION_CACHE_MS, as for a logout).
+      if (revoked) verified.clear()
+      return revoked
     },
 
     async createSoftCredential(principal, type) {

@@ -52,6 +52,17 @@ export async function revokeCredential(db: Executor, id: string, at: string): Pr
   return result.numUpdatedRows > 0n
 }
 
+/** Ends every session the credential opened that has not ended yet. */
+export async function revokeSessionsOf(db: Executor, credentialId: string, at: string): Promise<void> {
+  await db.updateTable('sessions').set({ revoked_at: at }).where('credential_id', '=', credentialId).where('revoked_at', 'is', null).where('expires_at', '>', at).execute()
+}
+
+/** Sessions that ended (expired, or revoked and since expired) before `before`: they can never be used again. */
+export async function deleteSessionsExpiredBefore(db: Executor, before: string): Promise<number> {
+  const result = await db.deleteFrom('sessions').where('expires_at', '<', before).executeTakeFirst()
+  return Number(result.numDeletedRows)
+}
+
 export async function insertSession(db: Executor, row: Insertable<SessionsTable>): Promise<void> {
   await db.insertInto('sessions').values(row).execute()
 }

@@ -50,6 +50,14 @@ export interface AuthorizeService {
   answer(form: Record<string, unknown>, browserId: string | undefined): Promise<AuthorizeOutcome>
 }
 
+/** Housekeeping: deletes abandoned consents, and codes long past any possible replay. */
+export async function pruneConsentsAndCodes(db: Pick<Db, 'kysely'>, clock: Clock): Promise<number> {
+  const now = clock.now()
+  const consents = await repo.deleteExpiredConsents(db.kysely, now.toISOString())
+  const codes = await repo.deleteCodesExpiredBefore(db.kysely, new Date(now.getTime() - CODE_MEMORY_MS).toISOString())
+  return consents + codes
+}
+
 const EXPIRED: AuthorizeOutcome = {
   kind: 'error',
   status: 403,
@@ -104,9 +112,6 @@ export function createAuthorizeService(deps: {
       }
 
       const now = clock.now()
-      // Housekeeping on the way: forget abandoned consents, and codes long past any possible replay.
-      await repo.deleteExpiredConsents(db.kysely, now.toISOString())
-      await repo.deleteCodesExpiredBefore(db.kysely, new Date(now.getTime() - CODE_MEMORY_MS).toISOString())
 
       const csrfToken = randomSecret(32)
       const consent = {

@@ -91,8 +91,9 @@ export async function deleteConsent(db: Executor, idHash: string): Promise<void>
   await db.deleteFrom('oauth_consents').where('id_hash', '=', idHash).execute()
 }
 
-export async function deleteExpiredConsents(db: Executor, now: string): Promise<void> {
-  await db.deleteFrom('oauth_consents').where('expires_at', '<=', now).execute()
+export async function deleteExpiredConsents(db: Executor, now: string): Promise<number> {
+  const result = await db.deleteFrom('oauth_consents').where('expires_at', '<=', now).executeTakeFirst()
+  return Number(result.numDeletedRows)
 }
 
 // ---- Authorization codes -----------------------------------------------------------------------------------
@@ -117,8 +118,9 @@ export async function consumeCode(db: Executor, codeHash: string, at: string, gr
 }
 
 /** Codes are kept a while past their expiry so that a late replay is still recognised as one. */
-export async function deleteCodesExpiredBefore(db: Executor, before: string): Promise<void> {
-  await db.deleteFrom('oauth_codes').where('expires_at', '<', before).execute()
+export async function deleteCodesExpiredBefore(db: Executor, before: string): Promise<number> {
+  const result = await db.deleteFrom('oauth_codes').where('expires_at', '<', before).executeTakeFirst()
+  return Number(result.numDeletedRows)
 }
 
 // ---- Grants and tokens -------------------------------------------------------------------------------------
@@ -160,6 +162,22 @@ export function findToken(db: Executor, tokenHash: string) {
     .executeTakeFirst()
 }
 export type TokenRow = NonNullable<Awaited<ReturnType<typeof findToken>>>
+
+/** Expired access and refresh tokens: an unknown token answers exactly as an expired one does. */
+export async function deleteTokensExpiredBefore(db: Executor, before: string): Promise<number> {
+  const result = await db.deleteFrom('oauth_tokens').where('expires_at', '<', before).executeTakeFirst()
+  return Number(result.numDeletedRows)
+}
+
+/** Grants (token families) with no token left, made before `createdBefore` (so never one being issued now). */
+export async function deleteEmptyGrantsCreatedBefore(db: Executor, createdBefore: string): Promise<number> {
+  const result = await db
+    .deleteFrom('oauth_grants')
+    .where('created_at', '<', createdBefore)
+    .where(({ not, exists, selectFrom }) => not(exists(selectFrom('oauth_tokens').select('oauth_tokens.token_hash').whereRef('oauth_tokens.grant_id', '=', 'oauth_grants.id'))))
+    .executeTakeFirst()
+  return Number(result.numDeletedRows)
+}
 
 /** Marks a refresh token spent; 0 when it had been spent already. */
 export async function consumeRefreshToken(db: Executor, tokenHash: string, at: string): Promise<number> {

@@ -10,6 +10,7 @@ import type { Clock } from '../platform/clock.js'
 import { randomSecret, sha256Hex } from '../platform/crypto.js'
 import type { Db } from '../platform/db/database.js'
 import type { ClientService, OAuthClient } from './clients-service.js'
+import { CODE_MEMORY_MS } from './authorize-service.js'
 import { OAuthError } from './errors.js'
 import { isCodeVerifier, verifyPkce } from './pkce.js'
 import * as repo from './repository.js'
@@ -40,6 +41,21 @@ export interface TokenService extends AccessGrants {
   token(body: TokenRequest | undefined, authorization: string | undefined): Promise<TokenResponse>
   /** A working access token, or undefined (unknown, expired, revoked, or not an access token). */
   resolveAccessToken(token: string): Promise<ResolvedAccessToken | undefined>
+}
+
+/**
+ * Expired tokens are kept this long before they are deleted. Until then an expired token is still recognised,
+ * so in the lenient sandbox it answers API-448 rather than reading as the any-string customer.
+ */
+export const TOKEN_RETENTION_MS = 24 * 60 * 60_000
+
+/** Housekeeping: deletes tokens expired over TOKEN_RETENTION_MS ago, and grants left with no token. */
+export async function pruneTokens(db: Pick<Db, 'kysely'>, clock: Clock): Promise<number> {
+  const now = clock.now().getTime()
+  const tokens = await repo.deleteTokensExpiredBefore(db.kysely, new Date(now - TOKEN_RETENTION_MS).toISOString())
+  // A grant is made in the same transaction as its first tokens; the age guard leaves any being issued alone.
+  const grants = await repo.deleteEmptyGrantsCreatedBefore(db.kysely, new Date(now - CODE_MEMORY_MS).toISOString())
+  return tokens + grants
 }
 
 /** Thrown inside a transaction to roll it back when a concurrent request spent the same code or refresh token. */

@@ -3,6 +3,7 @@ import { sign } from 'node:crypto'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { ACCESS_TOKEN_TTL_MS, LOCKOUT_MS, MAX_FAILED_ATTEMPTS, passcodeSigningInput } from '../../src/banking/auth-service.js'
 import { SANDBOX_DEVICE_PRIVATE_KEY_PEM, SANDBOX_LOGINS as L } from '../../src/banking/sandbox-data.js'
+import { sha256Hex } from '../../src/platform/crypto.js'
 import { expectStatus, login, loginBody, withToken } from '../support/banking.js'
 import { startTestApp, type TestApp } from '../support/harness.js'
 import { checkLoginResponse } from '../support/spec-shapes.js'
@@ -175,6 +176,23 @@ describe('POST /v2/token and signing in with the soft credential', () => {
     const stored = JSON.stringify(await t.db.kysely.selectFrom('credentials').selectAll().where('kind', '=', 'token').execute())
     expect(stored).not.toContain(soft)
     expect(stored).toContain(`"token_type":"${type}"`)
+  })
+
+  it('revoking it ends the sessions it opened at once, and only those', async () => {
+    const password = await login(t)
+    const soft = (await withToken(t, password)('POST', '/v2/token?v=1', { tokenRequest: { type: 'softcredential' } })).json.tokenResponse.token as string
+    const session = (await post(body('token', { token: soft }))).json.loginResponse.tokens[0].value as string
+    expectStatus(await withToken(t, session)('GET', '/v2/accounts?v=1'), 200, 'API-200') // now remembered by this process
+    // The session records the credential that opened it: the soft credential, a `token` kind.
+    const { credential_id: id } = await t.db.kysely.selectFrom('sessions').select('credential_id').where('token_hash', '=', sha256Hex(session)).executeTakeFirstOrThrow()
+    const credential = await t.db.kysely.selectFrom('credentials').select(['kind', 'customer_id']).where('id', '=', id!).executeTakeFirstOrThrow()
+    expect(credential).toEqual({ kind: 'token', customer_id: 'sandbox-customer-1' })
+
+    expect(await t.app.services.auth.revokeCredential(id!)).toBe(true)
+    expectStatus(await withToken(t, session)('GET', '/v2/accounts?v=1'), 401, 'API-448')
+    expectStatus(await post(body('token', { token: soft })), 401, 'API-448')
+    expectStatus(await withToken(t, password)('GET', '/v2/accounts?v=1'), 200, 'API-200')
+    expect(await t.app.services.auth.revokeCredential(id!)).toBe(false)
   })
 
   it('is bound to its customer and brand', async () => {

@@ -5,11 +5,13 @@ import type { Db } from './database.js'
 import * as m0001 from '../../migrations/0001_foundation.js'
 import * as m0002 from '../../migrations/0002_banking.js'
 import * as m0003 from '../../migrations/0003_oauth.js'
+import * as m0004 from '../../migrations/0004_housekeeping.js'
 
 const migrations: Record<string, Migration> = {
   '0001_foundation': m0001,
   '0002_banking': m0002,
   '0003_oauth': m0003,
+  '0004_housekeeping': m0004,
 }
 
 const provider: MigrationProvider = { getMigrations: async () => migrations }

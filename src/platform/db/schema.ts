@@ -56,6 +56,8 @@ export interface SessionsTable {
   expires_at: string
   revoked_at: string | null
   created_at: string
+  /** The credential that opened the session (null for sessions opened before migration 0004). */
+  credential_id: string | null
 }
 
 export interface AccountsTable {
