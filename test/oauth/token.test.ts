@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { CODE_TTL_MS } from '../../src/oauth/authorize-service.js'
 import { REFRESH_TOKEN_TTL_S } from '../../src/oauth/token-service.js'
 import { expectStatus, withToken } from '../support/banking.js'
-import { startTestApp, type TestApp } from '../support/harness.js'
+import { startTestApp, type Response, type TestApp } from '../support/harness.js'
 import {
   REDIRECT,
   TOKEN_HEADERS,
@@ -36,6 +36,21 @@ afterAll(() => t.close())
 const TOKEN = /^fat_[A-Za-z0-9_-]{43}$/
 const REFRESH = /^frt_[A-Za-z0-9_-]{43}$/
 
+/** The spec's success answer for an `accounts` grant: status, headers (the correlation id echoed) and exact body. */
+function expectSpecSuccess(res: Response, correlationId: string): void {
+  expect(res.status, res.text).toBe(200)
+  expect(res.headers).toMatchObject({ ...TOKEN_HEADERS, 'v-c-client-correlation-id': correlationId })
+  expect(res.json).toEqual({
+    access_token: expect.stringMatching(TOKEN),
+    token_type: 'bearer',
+    refresh_token: expect.stringMatching(REFRESH),
+    expires_in: 900,
+    scope: 'accounts',
+    refresh_token_expires_in: 31536000, // the spec's year, whatever REFRESH_TOKEN_TTL_S says
+    client_status: 'active',
+  })
+}
+
 /** A code for the sandbox client with its verifier. */
 async function sandboxCode(scope = 'accounts') {
   const { verifier, challenge } = pkce()
@@ -60,17 +75,7 @@ describe('authorization_code', () => {
   it('answers exactly the spec\'s success: status, headers and body', async () => {
     const { exchange } = await sandboxCode()
     const res = await exchange({}, { 'v-c-client-correlation-id': 'corr-42.a:b' })
-    expect(res.status).toBe(200)
-    expect(res.headers).toMatchObject({ ...TOKEN_HEADERS, 'v-c-client-correlation-id': 'corr-42.a:b' })
-    expect(res.json).toEqual({
-      access_token: expect.stringMatching(TOKEN),
-      token_type: 'bearer',
-      refresh_token: expect.stringMatching(REFRESH),
-      expires_in: 900,
-      scope: 'accounts',
-      refresh_token_expires_in: 31536000,
-      client_status: 'active',
-    })
+    expectSpecSuccess(res, 'corr-42.a:b')
     expect(Object.keys(res.json)).toEqual(['access_token', 'token_type', 'refresh_token', 'expires_in', 'scope', 'refresh_token_expires_in', 'client_status'])
     expectStatus(await accounts(res.json.access_token), 200, 'API-200')
   })
@@ -205,17 +210,7 @@ describe('refresh_token', () => {
     t.clock.advance(300 * 24 * 3600 * 1000) // 300 days: the access token is long gone, the refresh token is not
     expectStatus(await accounts(first.access_token), 401, 'API-448')
     const res = await token(t, { grant_type: 'refresh_token', client_id: t.sandboxKey, refresh_token: first.refresh_token }, { 'v-c-client-correlation-id': 'r-1' })
-    expect(res.status, res.text).toBe(200)
-    expect(res.headers).toMatchObject({ ...TOKEN_HEADERS, 'v-c-client-correlation-id': 'r-1' })
-    expect(res.json).toEqual({
-      access_token: expect.stringMatching(TOKEN),
-      token_type: 'bearer',
-      refresh_token: expect.stringMatching(REFRESH),
-      expires_in: 900,
-      scope: 'accounts',
-      refresh_token_expires_in: REFRESH_TOKEN_TTL_S,
-      client_status: 'active',
-    })
+    expectSpecSuccess(res, 'r-1')
     expect(res.json.refresh_token).not.toBe(first.refresh_token)
     expectStatus(await accounts(res.json.access_token), 200, 'API-200')
     // 300 more days: past the first token's year, within the second's.
