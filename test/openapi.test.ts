@@ -3,8 +3,8 @@
 import { existsSync, readFileSync } from 'node:fs'
 import { Validator } from '@seriousme/openapi-schema-validator'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { API_STATUS } from '../src/platform/errors.js'
-import { GATEWAY_ERROR_CODES } from '../src/platform/gateway/schemas.js'
+import { API_STATUS } from '../src/banking/errors.js'
+import { GATEWAY_ERROR_CODES } from '../src/banking/gateway/schemas.js'
 import { startTestApp, type TestApp } from './support/harness.js'
 import { probeFeature } from './support/probe.js'
 

@@ -7,7 +7,7 @@
 // That keeps the reads at the cost of the gateway; a future feature that changes accounts must call `forget`.
 import type { Static } from 'typebox'
 import type { Db } from '../platform/db/database.js'
-import { ApiError } from '../platform/errors.js'
+import { notFound, unauthenticated } from '../platform/errors.js'
 import type { Principal } from './auth-service.js'
 import { convertAmount } from './money.js'
 import * as repo from './repository.js'
@@ -64,7 +64,7 @@ interface CustomerAccounts {
 
 function readable(principal: Principal): string {
   // A party-identifier login may only track applications (userLevelFlags.isRestrictedToAppTracker).
-  if (principal.restricted) throw new ApiError('API-448', [{ field: 'Authorization', reason: 'this login is restricted to application tracking' }])
+  if (principal.restricted) throw unauthenticated([{ field: 'Authorization', reason: 'this login is restricted to application tracking' }])
   return principal.customerId
 }
 
@@ -155,7 +155,7 @@ export function createAccountsService(deps: { db: Pick<Db, 'kysely'>; cacheCusto
     details(principal, accountToken) {
       return whenLoaded(customerAccounts(readable(principal)), (customer) => {
         const account = customer.byToken.get(accountToken)
-        if (!account) throw new ApiError('API-404', [{ field: 'accountToken', reason: 'no such account' }])
+        if (!account) throw notFound([{ field: 'accountToken', reason: 'no such account' }])
         account.details ??= { accountToken: account.accountToken, accountIdDisplay: account.list.accountIdDisplay, ...(JSON.parse(account.detailsJson) as object) } as Details
         return account.details
       })

@@ -2,7 +2,7 @@
 // credentials, and lockout after repeated failures. Wrong credentials, unknown users, locked and revoked
 // credentials all get the same API-448 after the same scrypt work, so an answer reveals nothing.
 import { createHash, createPublicKey, randomUUID, verify as verifySignature } from 'node:crypto'
-import { ApiError } from '../platform/errors.js'
+import { invalid, unauthenticated } from '../platform/errors.js'
 import type { Clock } from '../platform/clock.js'
 import { randomSecret, sha256Hex, verifySecret } from '../platform/crypto.js'
 import type { Db } from '../platform/db/database.js'
@@ -166,10 +166,10 @@ function credentialKind(credentials: Credentials): CredentialKind {
   const present = CREDENTIAL_KINDS.filter((k) => credentials[k] !== undefined)
   const named = credentials.apiStructType
   if (!(CREDENTIAL_KINDS as readonly string[]).includes(named)) {
-    throw new ApiError('API-420', [{ field: 'loginRequest.credentials.apiStructType', reason: `must be one of ${CREDENTIAL_KINDS.join(', ')}` }])
+    throw invalid([{ field: 'loginRequest.credentials.apiStructType', reason: `must be one of ${CREDENTIAL_KINDS.join(', ')}` }])
   }
   if (present.length !== 1 || present[0] !== named) {
-    throw new ApiError('API-420', [{ field: 'loginRequest.credentials', reason: 'apiStructType must name exactly the one credential member supplied' }])
+    throw invalid([{ field: 'loginRequest.credentials', reason: 'apiStructType must name exactly the one credential member supplied' }])
   }
   return named as CredentialKind
 }
@@ -203,7 +203,7 @@ export function createAuthService(deps: { db: Pick<Db, 'kysely'>; clock: Clock; 
         const lockedUntil = attempts >= MAX_FAILED_ATTEMPTS ? new Date(now.getTime() + LOCKOUT_MS).toISOString() : null
         await repo.recordFailure(db.kysely, credential.id, lockedUntil ? 0 : attempts, lockedUntil)
       }
-      throw new ApiError('API-448')
+      throw unauthenticated()
     }
 
     await repo.clearFailures(db.kysely, credential.id)
@@ -218,7 +218,7 @@ export function createAuthService(deps: { db: Pick<Db, 'kysely'>; clock: Clock; 
       const now = clock.now()
       const nowIso = now.toISOString()
       const customer = await repo.findCustomer(db.kysely, credential.customer_id)
-      if (!customer) throw new ApiError('API-448')
+      if (!customer) throw unauthenticated()
       const token = randomSecret(32)
       const expires = new Date(now.getTime() + ACCESS_TOKEN_TTL_MS).toISOString()
       await repo.insertSession(db.kysely, {
@@ -248,7 +248,7 @@ export function createAuthService(deps: { db: Pick<Db, 'kysely'>; clock: Clock; 
 
     async authenticate(header, applicationId) {
       const token = tokenOf(header)
-      if (!token) throw new ApiError('API-448', [{ field: 'Authorization', reason: 'required header is missing' }])
+      if (!token) throw unauthenticated([{ field: 'Authorization', reason: 'required header is missing' }])
       const tokenHash = sha256Hex(token)
       const now = clock.now().getTime()
       const hit = verified.get(tokenHash)
@@ -256,7 +256,7 @@ export function createAuthService(deps: { db: Pick<Db, 'kysely'>; clock: Clock; 
       const session = await repo.findSession(db.kysely, tokenHash)
       if (session) {
         const expiresAt = Date.parse(session.expires_at)
-        if (session.revoked_at !== null || expiresAt <= now) throw new ApiError('API-448')
+        if (session.revoked_at !== null || expiresAt <= now) throw unauthenticated()
         const principal: Principal = { customerId: session.customer_id, restricted: session.restricted === 1, tokenHash, source: 'session' }
         if (verified.size >= SESSION_CACHE_ENTRIES) verified.delete(verified.keys().next().value!)
         verified.set(tokenHash, { principal, expiresAt, until: now + SESSION_CACHE_MS })
@@ -265,13 +265,13 @@ export function createAuthService(deps: { db: Pick<Db, 'kysely'>; clock: Clock; 
       const grant = await grants?.find(tokenHash)
       if (grant) {
         // A real OAuth token never falls back to the sandbox customer, even when it no longer works.
-        if (!grant.active || grant.customerId === null || !grant.scopes.includes(BANKING_SCOPE)) throw new ApiError('API-448')
-        if (grant.applicationId !== null && grant.applicationId !== applicationId) throw new ApiError('API-448')
+        if (!grant.active || grant.customerId === null || !grant.scopes.includes(BANKING_SCOPE)) throw unauthenticated()
+        if (grant.applicationId !== null && grant.applicationId !== applicationId) throw unauthenticated()
         return { customerId: grant.customerId, restricted: false, tokenHash, source: 'oauth' }
       }
       // The sandbox accepts any other string as the first sandbox customer (banking spec, Authentication 3).
       if (lenientCustomerId) return { customerId: lenientCustomerId, restricted: false }
-      throw new ApiError('API-448')
+      throw unauthenticated()
     },
 
     async logout(principal) {
@@ -312,10 +312,10 @@ export function createAuthService(deps: { db: Pick<Db, 'kysely'>; clock: Clock; 
 
     async createSoftCredential(principal, type) {
       if (!(SOFT_CREDENTIAL_TYPES as readonly string[]).includes(type)) {
-        throw new ApiError('API-420', [{ field: 'tokenRequest.type', reason: `must be one of ${SOFT_CREDENTIAL_TYPES.join(', ')}` }])
+        throw invalid([{ field: 'tokenRequest.type', reason: `must be one of ${SOFT_CREDENTIAL_TYPES.join(', ')}` }])
       }
       const customer = await repo.findCustomer(db.kysely, principal.customerId)
-      if (!customer) throw new ApiError('API-448')
+      if (!customer) throw unauthenticated()
       const token = randomSecret(32)
       await repo.insertCredential(db.kysely, {
         id: randomUUID(),

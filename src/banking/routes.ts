@@ -4,9 +4,9 @@
 import type { FastifyReply, FastifyRequest, HookHandlerDoneFunction } from 'fastify'
 import { Type } from 'typebox'
 import type { App } from '../app.js'
-import { SUCCESS } from '../platform/errors.js'
+import { SUCCESS } from './errors.js'
 import { sendRendered } from '../platform/rendered.js'
-import { errorResponses, successBody } from '../platform/gateway/schemas.js'
+import { errorResponses, successBody } from './gateway/schemas.js'
 import type { AccountsService } from './accounts-service.js'
 import type { AuthService, Principal } from './auth-service.js'
 import {

@@ -7,7 +7,7 @@
 // Path=/oauth2), which a cross-site POST does not carry. A forged submission therefore needs both the victim's
 // page and the victim's cookie. The value changes when the account holder signs in.
 import { timingSafeEqual } from 'node:crypto'
-import { ApiError } from '../platform/errors.js'
+import { DomainError } from '../platform/errors.js'
 import type { Clock } from '../platform/clock.js'
 import { randomSecret, sha256Hex } from '../platform/crypto.js'
 import type { Db } from '../platform/db/database.js'
@@ -154,7 +154,7 @@ export function createAuthorizeService(deps: {
           customerId = (await signIn.verifyPassword(consent.brand, consent.lob, username, password)).customerId
         } catch (err) {
           // Every sign-in failure (unknown user, wrong password, locked) reads the same on the page.
-          if (err instanceof ApiError) return failed
+          if (err instanceof DomainError && err.kind === 'unauthenticated') return failed
           throw err
         }
         const next = randomSecret(32)

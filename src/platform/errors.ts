@@ -1,52 +1,70 @@
-// The banking gateway's status codes, exactly as the spec's Errors table gives them. Every /v2 response's
-// `status` block and HTTP status come from this one table; the OpenAPI document is generated from it too.
+// The closed set of failures a service may report, whatever API family it serves. Services throw DomainError;
+// each family (banking, reporting, OAuth) owns a table from these kinds to its own wire code, HTTP status and
+// message, and a renderer for its body (see platform/http/error-family.ts). A service therefore never knows
+// which contract it is answering in, and a new family cannot forget a kind: its table is checked by the compiler.
 
-export const API_STATUS = {
-  'API-200': { message: 'Success', http: 200 },
-  'API-404': { message: 'Service Not Found', http: 404 },
-  'API-420': { message: 'Invalid Request', http: 400 },
-  'API-422': { message: 'Version Not Found', http: 404 },
-  'API-430': { message: 'Provider Error', http: 400 },
-  'API-440': { message: 'Invalid Application', http: 403 },
-  'API-448': { message: 'Gateway Authentication Failure', http: 401 },
-  'API-520': { message: 'Server Failure', http: 500 },
-  'API-521': { message: 'Throttle Limit Exceeded', http: 429 },
-  'API-522': { message: 'Server Down For Maintenance', http: 503 },
-  'API-523': { message: 'Server Timeout', http: 504 },
-  'API-526': { message: 'Feature Not Supported', http: 501 },
-} as const satisfies Record<string, { message: string; http: number }>
+export const ERROR_KINDS = [
+  'unauthenticated',
+  'forbidden',
+  'not_found',
+  'invalid',
+  'conflict',
+  'not_modified',
+  'rate_limited',
+  'maintenance',
+  'unavailable',
+  'timeout',
+  'internal',
+] as const
 
-export type ApiCode = keyof typeof API_STATUS
-export type ApiErrorCode = Exclude<ApiCode, 'API-200'>
+export type ErrorKind = (typeof ERROR_KINDS)[number]
 
 /** One problem with the request, for the developer reading the error. Never carries internals. */
 export interface ErrorDetail {
+  /** The header, parameter or body member at fault, as the client named it. */
   field?: string
   reason: string
 }
 
-/** A failure the client is told about: its code fixes the HTTP status and the message. */
-export class ApiError extends Error {
-  override name = 'ApiError'
+export interface DomainErrorOptions {
+  details?: ErrorDetail[]
+  /** Extra response headers, such as Retry-After. */
+  headers?: Record<string, string>
+  /** A family-specific refinement of the kind where a contract has several codes for one kind (e.g. which credential failed). */
+  variant?: string
+  cause?: unknown
+}
+
+export class DomainError extends Error {
+  override name = 'DomainError'
+  readonly details: ErrorDetail[]
+  readonly headers: Record<string, string>
+  readonly variant: string | undefined
+
   constructor(
-    readonly code: ApiErrorCode,
-    readonly details: ErrorDetail[] = [],
-    /** Extra response headers, such as Retry-After. */
-    readonly headers: Record<string, string> = {},
+    readonly kind: ErrorKind,
+    options: DomainErrorOptions = {},
   ) {
-    super(`${code} ${API_STATUS[code].message}`)
-  }
-
-  get httpStatus(): number {
-    return API_STATUS[this.code].http
+    super(options.details?.[0]?.reason ? `${kind}: ${options.details[0].reason}` : kind, options.cause === undefined ? undefined : { cause: options.cause })
+    this.details = options.details ?? []
+    this.headers = options.headers ?? {}
+    this.variant = options.variant
   }
 }
 
-export function statusBlock(code: ApiCode, details?: ErrorDetail[]) {
-  const block: { code: ApiCode; message: string; details?: ErrorDetail[] } = { code, message: API_STATUS[code].message }
-  if (details && details.length > 0) block.details = details
-  return block
-}
+const make =
+  (kind: ErrorKind) =>
+  (details?: ErrorDetail[] | string, options: Omit<DomainErrorOptions, 'details'> = {}): DomainError =>
+    new DomainError(kind, { ...options, details: typeof details === 'string' ? [{ reason: details }] : details })
 
-/** The body of every successful /v2 response starts with this. */
-export const SUCCESS = Object.freeze(statusBlock('API-200'))
+export const unauthenticated = make('unauthenticated')
+export const forbidden = make('forbidden')
+export const notFound = make('not_found')
+export const invalid = make('invalid')
+export const conflict = make('conflict')
+export const notModified = make('not_modified')
+export const rateLimited = make('rate_limited')
+export const maintenance = make('maintenance')
+export const unavailable = make('unavailable')
+export const timeout = make('timeout')
+export const internal = make('internal')

@@ -36,10 +36,10 @@ describe('the accounts cache', () => {
     expect(accounts.details(customer1, a[0]!.accountToken)).toBe(details)
   })
 
-  it('an unknown account token of a cached customer throws API-404 at once', async () => {
+  it('an unknown account token of a cached customer throws not_found (API-404 on the wire) at once', async () => {
     const accounts = createAccountsService({ db: t.db })
     await accounts.list(customer1)
-    expect(() => accounts.details(customer1, 'no-such-token')).toThrow(expect.objectContaining({ code: 'API-404' }))
+    expect(() => accounts.details(customer1, 'no-such-token')).toThrow(expect.objectContaining({ kind: 'not_found' }))
   })
 
   it('drops the least recently read customer when full', async () => {

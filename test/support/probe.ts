@@ -2,8 +2,8 @@
 // routes of every shape: a GET with a query parameter, a POST with a JSON body, and one that fails unexpectedly.
 import { Type } from 'typebox'
 import type { V2Feature } from '../../src/app.js'
-import { SUCCESS } from '../../src/platform/errors.js'
-import { successBody } from '../../src/platform/gateway/schemas.js'
+import { SUCCESS } from '../../src/banking/errors.js'
+import { successBody } from '../../src/banking/gateway/schemas.js'
 
 export const probeFeature: V2Feature = async (v2) => {
   v2.get(

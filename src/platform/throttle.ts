@@ -2,7 +2,7 @@
 // the gateway's one request hook as a few map operations; the plugin it replaced (@fastify/rate-limit) added its
 // own asynchronous hook and cost about a fifth of a fast read (measured with `npm run bench`, see README).
 // Counted per process: N server processes allow up to N times the limit.
-import type { Clock } from '../clock.js'
+import type { Clock } from './clock.js'
 
 export interface ThrottleDecision {
   allowed: boolean

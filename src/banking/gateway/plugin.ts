@@ -6,11 +6,12 @@ import type { FastifyError, FastifyReply, FastifyRequest, RouteOptions } from 'f
 import fp from 'fastify-plugin'
 import { Type, type TSchema } from 'typebox'
 import type { Application, ApplicationService } from '../../applications/service.js'
-import type { Clock } from '../clock.js'
-import { ApiError, statusBlock } from '../errors.js'
-import type { MaintenanceSwitch } from '../maintenance.js'
+import type { Clock } from '../../platform/clock.js'
+import { DomainError } from '../../platform/errors.js'
+import { ApiError, BANKING_ERROR_TABLE, statusBlock } from '../errors.js'
+import type { MaintenanceSwitch } from '../../platform/maintenance.js'
 import { GATEWAY_ERROR_CODES, errorResponses } from './schemas.js'
-import { createThrottle } from './throttle.js'
+import { createThrottle } from '../../platform/throttle.js'
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -81,7 +82,7 @@ function singleHeader(request: FastifyRequest, name: string): string | undefined
  * Answers any failure of a /v2 request in the contract's shape. Also used for Fastify's framework errors (a bad
  * URL, a path parameter over the router's limit), which are raised before any scope's error handler exists.
  */
-export function handleError(error: FastifyError | ApiError, request: FastifyRequest, reply: FastifyReply) {
+export function handleError(error: FastifyError | ApiError | DomainError, request: FastifyRequest, reply: FastifyReply) {
   const apiError = toApiError(error)
   if (apiError.code === 'API-520') {
     request.log.error({ err: error }, 'unexpected failure')
@@ -92,8 +93,9 @@ export function handleError(error: FastifyError | ApiError, request: FastifyRequ
 }
 
 /** Maps anything thrown while serving a /v2 request to exactly one code of the error table. */
-export function toApiError(error: FastifyError | ApiError): ApiError {
+export function toApiError(error: FastifyError | ApiError | DomainError): ApiError {
   if (error instanceof ApiError) return error
+  if (error instanceof DomainError) return new ApiError(BANKING_ERROR_TABLE[error.kind], error.details, error.headers)
   if (error.validation) {
     const context = error.validationContext ?? 'request'
     return new ApiError(
