@@ -7,6 +7,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { buildApp } from '../src/app.js'
 import { prepareDatabase } from '../src/bootstrap.js'
+import { createServices } from '../src/services.js'
 import { loadConfig } from '../src/config.js'
 import { systemClock } from '../src/platform/clock.js'
 import { openDatabase } from '../src/platform/db/database.js'
@@ -40,8 +41,10 @@ if (mode === 'raw') {
     LOG_LEVEL: 'warn',
   })
   const db = openDatabase(config.databaseUrl)
-  await prepareDatabase(config, db, systemClock)
-  const app = await buildApp({ config, db, clock: systemClock, logger: createLogger(config.logLevel), extraV2Features: [probeFeature] })
+  const infrastructure = { db, clock: systemClock, logger: createLogger(config.logLevel) }
+  const services = createServices(config, infrastructure, { extraV2Routes: [probeFeature] })
+  await prepareDatabase(config, infrastructure, services)
+  const app = await buildApp({ config, ...infrastructure, services })
   await app.listen({ host: '127.0.0.1', port: 0 })
   const address = app.server.address()
   process.stdout.write(`PORT ${typeof address === 'object' && address ? address.port : 0}\n`)

@@ -1,21 +1,21 @@
 // What a database needs before a server may use it: the schema, and in sandbox mode the shared sandbox key (also
 // registered as a public OAuth client) and the fixed sandbox customers (loaded once, through the same importer
 // operators use).
-import { createApplicationService } from './applications/service.js'
 import { importData } from './banking/importer.js'
 import { SANDBOX_CUSTOMER_1_ID, sandboxDataset } from './banking/sandbox-data.js'
-import { createClientService } from './oauth/clients-service.js'
 import type { Config } from './config.js'
 import type { Clock } from './platform/clock.js'
 import type { Db } from './platform/db/database.js'
 import { migrateToLatest } from './platform/db/migrate.js'
+import type { Services } from './services.js'
 
-export async function prepareDatabase(config: Config, db: Db, clock: Clock): Promise<void> {
-  await migrateToLatest(db)
+/** Returns the migrations it applied, in order (none when the database was up to date). */
+export async function prepareDatabase(config: Config, infrastructure: { db: Db; clock: Clock }, services: Pick<Services, 'applications' | 'oauth'>): Promise<string[]> {
+  const { db, clock } = infrastructure
+  const applied = await migrateToLatest(db)
   if (config.mode === 'sandbox' && config.sandboxApiKey) {
-    const applications = createApplicationService({ db, clock })
-    await applications.ensureSandboxKey(config.sandboxApiKey)
-    await createClientService({ db, clock, applications }).ensureSandboxClient()
+    await services.applications.ensureSandboxKey(config.sandboxApiKey)
+    await services.oauth.clients.ensureSandboxClient()
     if (!(await sandboxLoaded(db))) {
       try {
         await importData({ db, clock }, sandboxDataset())
@@ -25,6 +25,7 @@ export async function prepareDatabase(config: Config, db: Db, clock: Clock): Pro
       }
     }
   }
+  return applied
 }
 
 async function sandboxLoaded(db: Db): Promise<boolean> {

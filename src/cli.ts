@@ -2,20 +2,16 @@
 // pruning and import.
 import { parseArgs } from 'node:util'
 import { readFile } from 'node:fs/promises'
-import { pruneTasks } from './app.js'
-import { createApplicationService } from './applications/service.js'
-import { createAuthService } from './banking/auth-service.js'
 import { ImportFile } from './banking/import-schema.js'
 import { ImportError, importData, type Progress } from './banking/importer.js'
 import { prepareDatabase } from './bootstrap.js'
 import { ConfigError, loadConfig, type Config } from './config.js'
 import { systemClock } from './platform/clock.js'
 import { openDatabase, type Db } from './platform/db/database.js'
-import { migrateToLatest } from './platform/db/migrate.js'
-import { createHousekeeping } from './platform/housekeeping.js'
-import { createMaintenanceSwitch } from './platform/maintenance.js'
-import { ClientRegistrationError, createClientService } from './oauth/clients-service.js'
+import { createLogger } from './platform/logger.js'
+import { ClientRegistrationError } from './oauth/clients-service.js'
 import { serve } from './server.js'
+import { createServices, type Services } from './services.js'
 
 const USAGE = `Usage: finapi <command>
 
@@ -41,11 +37,15 @@ const USAGE = `Usage: finapi <command>
 
 class UsageError extends Error {}
 
-async function withDb<T>(config: Config, fn: (db: Db) => Promise<T>): Promise<T> {
+/** Opens the database, brings it up to date, and hands the command the same services a server uses. */
+async function withServices<T>(config: Config, fn: (services: Services, db: Db, applied: string[]) => Promise<T>): Promise<T> {
   const db = openDatabase(config.databaseUrl)
+  // Log lines go to stderr, so a command's own output stays clean to pipe.
+  const infrastructure = { db, clock: systemClock, logger: createLogger('warn', process.stderr) }
   try {
-    await prepareDatabase(config, db, systemClock)
-    return await fn(db)
+    const services = createServices(config, infrastructure)
+    const applied = await prepareDatabase(config, infrastructure, services)
+    return await fn(services, db, applied)
   } finally {
     await db.close()
   }
@@ -54,8 +54,7 @@ async function withDb<T>(config: Config, fn: (db: Db) => Promise<T>): Promise<T>
 async function keys(config: Config, args: string[]): Promise<void> {
   const { values, positionals } = parseArgs({ args, options: { name: { type: 'string' } }, allowPositionals: true })
   const [action, id] = positionals
-  await withDb(config, async (db) => {
-    const service = createApplicationService({ db, clock: systemClock })
+  await withServices(config, async ({ applications: service }) => {
     if (action === 'create') {
       if (!values.name) throw new UsageError('keys create needs --name <name>')
       const { application, key } = await service.create(values.name)
@@ -93,8 +92,7 @@ async function clients(config: Config, args: string[]): Promise<void> {
   }
   const { values, positionals } = parsed
   const [action, id] = positionals
-  await withDb(config, async (db) => {
-    const service = createClientService({ db, clock: systemClock, applications: createApplicationService({ db, clock: systemClock }) })
+  await withServices(config, async ({ oauth: { clients: service } }) => {
     if (action === 'create') {
       if (!values.name) throw new UsageError('clients create needs --name <name>')
       let created
@@ -144,8 +142,7 @@ async function clients(config: Config, args: string[]): Promise<void> {
 
 async function credentials(config: Config, args: string[]): Promise<void> {
   const [action, id] = args
-  await withDb(config, async (db) => {
-    const auth = createAuthService({ db, clock: systemClock })
+  await withServices(config, async ({ banking: { auth } }) => {
     if (action === 'list') {
       if (!id) throw new UsageError('credentials list needs a customer id')
       const rows = await auth.listCredentials(id)
@@ -162,8 +159,7 @@ async function credentials(config: Config, args: string[]): Promise<void> {
 }
 
 async function maintenance(config: Config, action: string | undefined): Promise<void> {
-  await withDb(config, async (db) => {
-    const toggle = createMaintenanceSwitch({ db, clock: systemClock })
+  await withServices(config, async ({ maintenance: toggle }) => {
     if (action === 'on' || action === 'off') await toggle.set(action === 'on')
     else if (action === 'status') await toggle.refresh()
     else throw new UsageError(`maintenance takes on, off or status, not ${action ?? '(none)'}`)
@@ -172,8 +168,8 @@ async function maintenance(config: Config, action: string | undefined): Promise<
 }
 
 async function prune(config: Config): Promise<void> {
-  await withDb(config, async (db) => {
-    const counts = await createHousekeeping({ tasks: pruneTasks(db, systemClock) }).runOnce()
+  await withServices(config, async ({ housekeeping }) => {
+    const counts = await housekeeping.runOnce()
     process.stdout.write(`Deleted: ${Object.entries(counts).map(([name, n]) => `${n} ${name}`).join(', ')}.\n`)
   })
 }
@@ -196,7 +192,7 @@ async function importFile(config: Config, args: string[]): Promise<void> {
   const progress: Progress = process.stderr.isTTY
     ? (phase, done, total) => process.stderr.write(`\r${phase} ${done}/${total}${done === total ? '\n' : ''}`)
     : () => {}
-  await withDb(config, async (db) => {
+  await withServices(config, async (_services, db) => {
     const summary = await importData({ db, clock: systemClock }, data, progress)
     process.stdout.write(
       `Imported ${summary.customers} customers, ${summary.credentials} credentials, ${summary.accounts} accounts, ${summary.exchangeRates} exchange rates.\n`,
@@ -215,8 +211,8 @@ async function main(argv: string[]): Promise<void> {
     case 'serve':
       return serve(config)
     case 'migrate':
-      return withDb(config, async (db) => {
-        const applied = await migrateToLatest(db)
+      // The migrations are applied as the database is opened; this reports which were.
+      return withServices(config, async (_services, _db, applied) => {
         process.stdout.write(applied.length ? `Applied: ${applied.join(', ')}\n` : 'Database is up to date.\n')
       })
     case 'keys':

@@ -2,6 +2,7 @@
 // on SIGTERM/SIGINT (stop accepting, let in-flight requests finish, close the database).
 import { buildApp } from './app.js'
 import { prepareDatabase } from './bootstrap.js'
+import { createServices } from './services.js'
 import type { Config } from './config.js'
 import { systemClock } from './platform/clock.js'
 import { openDatabase } from './platform/db/database.js'
@@ -12,8 +13,10 @@ const SHUTDOWN_GRACE_MS = 10_000
 export async function serve(config: Config): Promise<void> {
   const logger = createLogger(config.logLevel)
   const db = openDatabase(config.databaseUrl)
-  await prepareDatabase(config, db, systemClock)
-  const app = await buildApp({ config, db, clock: systemClock, logger })
+  const infrastructure = { db, clock: systemClock, logger }
+  const services = createServices(config, infrastructure)
+  await prepareDatabase(config, infrastructure, services)
+  const app = await buildApp({ config, ...infrastructure, services })
   await app.listen({ host: config.host, port: config.port })
 
   const address = app.server.address()

@@ -27,6 +27,8 @@ describe('finapi command-line tool', () => {
   it('migrate applies the schema and is idempotent', async () => {
     const first = await run(['migrate'])
     expect(first.code).toBe(0)
+    // A fresh database: it names what it applied, in order (it used to claim it was up to date).
+    expect(first.stdout).toMatch(/^Applied: 0001_foundation, 0002_banking, 0003_oauth, 0004_housekeeping\b/m)
     const second = await run(['migrate'])
     expect(second.code).toBe(0)
     expect(second.stdout).toContain('Database is up to date.')

@@ -2,6 +2,7 @@
 // platform's error kinds to them. Every /v2 response's `status` block and HTTP status come from here; the OpenAPI
 // document is generated from it too.
 import type { ErrorDetail, ErrorKind } from '../platform/errors.js'
+import type { ErrorFamily } from '../platform/http/error-family.js'
 
 export const API_STATUS = {
   'API-200': { message: 'Success', http: 200 },
@@ -67,3 +68,14 @@ export function statusBlock(code: ApiCode, details?: ErrorDetail[]) {
 
 /** The body of every successful /v2 response starts with this. */
 export const SUCCESS = Object.freeze(statusBlock('API-200'))
+
+const { 'API-200': _success, ...ERROR_CODES } = API_STATUS
+
+/** The banking interface's error family: every failure under /v2 answers `{status: {code, message, details}}`. */
+export const bankingErrors: ErrorFamily<ApiErrorCode> = {
+  name: 'banking',
+  codes: ERROR_CODES,
+  kinds: BANKING_ERROR_TABLE,
+  render: (error) => ({ status: statusBlock(error.code, error.details) }),
+  own: (error) => (error instanceof ApiError ? { code: error.code, details: error.details, headers: error.headers } : undefined),
+}

@@ -1,4 +1,9 @@
-// The OAuth error codes (RFC 6749, 4.1.2.1 and 5.2) as one closed set. The token endpoint answers every one of
+// The OAuth error codes (RFC 6749, 4.1.2.1 and 5.2) as one closed set, and the error families of the token
+// endpoint and the authorize pages.
+import type { FastifyError } from 'fastify'
+import type { ErrorFamily } from '../platform/http/error-family.js'
+
+// The OAuth error codes (RFC 6749, 4.1.2.1 and 5.2). The token endpoint answers every one of
 // them with HTTP 500, as the reporting spec says a token refresh failure does; the authorize endpoint carries them
 // back to the client's redirect URI.
 
@@ -9,6 +14,7 @@ export const TOKEN_ERROR_CODES = [
   'unauthorized_client',
   'unsupported_grant_type',
   'invalid_scope',
+  'temporarily_unavailable',
   'server_error',
 ] as const
 export type TokenErrorCode = (typeof TOKEN_ERROR_CODES)[number]
@@ -24,5 +30,86 @@ export class OAuthError extends Error {
     readonly description: string,
   ) {
     super(`${code}: ${description}`)
+  }
+}
+
+const FORM = 'application/x-www-form-urlencoded'
+
+/** The token endpoint's family: RFC 6749 5.2 bodies, every one at HTTP 500 as the reporting spec gives a failed refresh. */
+export const oauthTokenErrors: ErrorFamily<TokenErrorCode> = {
+  name: 'oauth',
+  codes: {
+    invalid_request: { http: 500, message: 'the request is malformed' },
+    invalid_client: { http: 500, message: 'client authentication failed' },
+    invalid_grant: { http: 500, message: 'the grant is not valid' },
+    unauthorized_client: { http: 500, message: 'the client may not use this grant' },
+    unsupported_grant_type: { http: 500, message: 'the grant type is not supported' },
+    invalid_scope: { http: 500, message: 'the scope is not valid' },
+    temporarily_unavailable: { http: 500, message: 'the server is temporarily unable to handle the request' },
+    server_error: { http: 500, message: 'the server could not complete the request' },
+  },
+  kinds: {
+    unauthenticated: 'invalid_client',
+    forbidden: 'unauthorized_client',
+    not_found: 'invalid_request',
+    invalid: 'invalid_request',
+    conflict: 'invalid_request',
+    not_modified: 'invalid_request',
+    rate_limited: 'temporarily_unavailable',
+    maintenance: 'temporarily_unavailable',
+    unavailable: 'temporarily_unavailable',
+    timeout: 'temporarily_unavailable',
+    internal: 'server_error',
+  },
+  // Exactly the spec's Content-Type of a token response, without the space Fastify would otherwise put in.
+  contentType: 'application/json;charset=UTF-8',
+  render: (error) => ({ error: error.code, error_description: error.details[0]?.reason ?? oauthTokenErrors.codes[error.code].message }),
+  own(error) {
+    if (error instanceof OAuthError) return { code: error.code, details: [{ reason: error.description }] }
+    const e = error as Partial<FastifyError>
+    // The token endpoint's own wording for a malformed form; everything else takes the generic mapping.
+    if (e.validation) {
+      const field = e.validation[0]?.instancePath.replace(/^\//, '')
+      // No field: there was no body at all.
+      const reason = field ? `${field} must be sent once, as text of at most 2048 characters` : `the body must be ${FORM}`
+      return { code: 'invalid_request', details: [{ reason }] }
+    }
+    if (e.statusCode === 413) return { code: 'invalid_request', details: [{ reason: 'the request body is too large' }] }
+    if (e.statusCode === 415) return { code: 'invalid_request', details: [{ reason: `the body must be ${FORM}` }] }
+    return undefined
+  },
+}
+
+const PAGE_MESSAGES = {
+  bad_request: 'The request was malformed.',
+  server_error: 'Something went wrong on our side. Please try again in a moment.',
+  unavailable: 'The service is busy or down for maintenance. Please try again in a moment.',
+} as const
+
+/** The authorize pages' family: a person reads these, so the body is an HTML page with a plain sentence. */
+export function authorizePageErrors(renderPage: (message: string) => string): ErrorFamily<keyof typeof PAGE_MESSAGES> {
+  return {
+    name: 'oauth-pages',
+    codes: {
+      bad_request: { http: 400, message: PAGE_MESSAGES.bad_request },
+      server_error: { http: 500, message: PAGE_MESSAGES.server_error },
+      unavailable: { http: 503, message: PAGE_MESSAGES.unavailable },
+    },
+    kinds: {
+      unauthenticated: 'bad_request',
+      forbidden: 'bad_request',
+      not_found: 'bad_request',
+      invalid: 'bad_request',
+      conflict: 'bad_request',
+      not_modified: 'bad_request',
+      rate_limited: 'unavailable',
+      maintenance: 'unavailable',
+      unavailable: 'unavailable',
+      timeout: 'unavailable',
+      internal: 'server_error',
+    },
+    contentType: 'text/html; charset=utf-8',
+    // Never the details: a page shows no internals and echoes nothing of the request.
+    render: (error) => renderPage(PAGE_MESSAGES[error.code]),
   }
 }

@@ -1,12 +1,14 @@
 // The authorization server's routes, outside /v2 and its gateway: the authorize pages (HTML) and the token
 // endpoint (JSON). Each lives in its own scope, with its own form parser and its own error shape.
-import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify'
+import type { FastifyReply, FastifyRequest } from 'fastify'
 import { Type } from 'typebox'
-import type { App } from '../app.js'
+import type { App } from '../platform/http/app.js'
+import { isPlainCorrelationId } from '../platform/http/correlation.js'
+import { useErrorFamily } from '../platform/http/error-family.js'
 import { randomSecret } from '../platform/crypto.js'
 import type { AuthorizeOutcome, AuthorizeService } from './authorize-service.js'
 import { CONSENT_TTL_MS } from './authorize-service.js'
-import { OAuthError } from './errors.js'
+import { authorizePageErrors, oauthTokenErrors } from './errors.js'
 import { parseForm, parseQuery, readCookie } from './form.js'
 import { ICON, STYLESHEET, consentPage, contentSecurityPolicy, errorPage, signInPage } from './page.js'
 import { AuthorizeQuery, CorrelationHeaders, TokenError, TokenRequest, TokenResponse } from './schemas.js'
@@ -23,8 +25,6 @@ const FORM = 'application/x-www-form-urlencoded'
 const TOKEN_CONTENT_TYPE = 'application/json;charset=UTF-8'
 const BROWSER_COOKIE = 'finapi_oauth'
 const BROWSER_ID = /^[A-Za-z0-9_-]{43}$/
-// The same rule as the app's own correlation ids: only a plain token is echoed.
-const CORRELATION_ID = /^[\w.:-]{1,128}$/
 
 export async function oauthRoutes(app: App, services: OAuthRouteServices): Promise<void> {
   await app.register(async (scope) => authorizePages(scope, services.oauthAuthorize), { prefix: '/oauth2/v3' })
@@ -75,12 +75,7 @@ async function authorizePages(scope: App, authorize: AuthorizeService) {
   scope.addHook('onRequest', async (_request, reply) => {
     reply.headers(PAGE_HEADERS)
   })
-  scope.setErrorHandler((error: FastifyError, request, reply) => {
-    const status = error.statusCode !== undefined && error.statusCode >= 400 && error.statusCode < 500 ? 400 : 500
-    if (status === 500) request.log.error({ err: error }, 'unexpected failure on the authorize page')
-    const message = status === 400 ? 'The request was malformed.' : 'Something went wrong on our side. Please try again in a moment.'
-    return sendPage(reply, status, errorPage(message))
-  })
+  useErrorFamily(scope, authorizePageErrors(errorPage), { notFound: false })
 
   scope.get(
     '/authorize',
@@ -127,21 +122,6 @@ async function authorizePages(scope: App, authorize: AuthorizeService) {
 
 // ---- Token endpoint ----------------------------------------------------------------------------------------
 
-/** Maps anything thrown while serving a token request to one RFC 6749 error. */
-function toOAuthError(error: FastifyError | OAuthError): OAuthError {
-  if (error instanceof OAuthError) return error
-  if (error.validation) {
-    const field = error.validation[0]?.instancePath.replace(/^\//, '')
-    // No field: there was no body at all.
-    if (!field) return new OAuthError('invalid_request', `the body must be ${FORM}`)
-    return new OAuthError('invalid_request', `${field} must be sent once, as text of at most 2048 characters`)
-  }
-  if (error.statusCode === 413) return new OAuthError('invalid_request', 'the request body is too large')
-  if (error.statusCode === 415) return new OAuthError('invalid_request', `the body must be ${FORM}`)
-  if (error.statusCode !== undefined && error.statusCode >= 400 && error.statusCode < 500) return new OAuthError('invalid_request', 'malformed request')
-  return new OAuthError('server_error', 'the server could not complete the request')
-}
-
 async function tokenEndpoint(scope: App, tokens: TokenService) {
   acceptFormsOnly(scope)
   scope.addHook('onRequest', async (request, reply) => {
@@ -149,16 +129,11 @@ async function tokenEndpoint(scope: App, tokens: TokenService) {
     reply.headers({
       'cache-control': 'no-store',
       pragma: 'no-cache',
-      'v-c-client-correlation-id': typeof sent === 'string' && CORRELATION_ID.test(sent) ? sent : request.id,
+      'v-c-client-correlation-id': isPlainCorrelationId(sent) ? sent : request.id,
     })
   })
-  scope.setErrorHandler((error: FastifyError | OAuthError, request, reply) => {
-    const oauth = toOAuthError(error)
-    if (oauth.code === 'server_error') request.log.error({ err: error }, 'unexpected failure at the token endpoint')
-    else request.log.info({ error: oauth.code, description: oauth.description }, 'token request refused')
-    // Any failure answers 500: the reporting spec gives that status to every token refresh failure.
-    return reply.code(500).type(TOKEN_CONTENT_TYPE).send({ error: oauth.code, error_description: oauth.description })
-  })
+  // Any failure answers 500: the reporting spec gives that status to every token refresh failure.
+  useErrorFamily(scope, oauthTokenErrors, { notFound: false })
 
   scope.post(
     '/token',

@@ -188,11 +188,11 @@ describe('POST /v2/token and signing in with the soft credential', () => {
     const credential = await t.db.kysely.selectFrom('credentials').select(['kind', 'customer_id']).where('id', '=', id!).executeTakeFirstOrThrow()
     expect(credential).toEqual({ kind: 'token', customer_id: 'sandbox-customer-1' })
 
-    expect(await t.app.services.auth.revokeCredential(id!)).toBe(true)
+    expect(await t.app.services.banking.auth.revokeCredential(id!)).toBe(true)
     expectStatus(await withToken(t, session)('GET', '/v2/accounts?v=1'), 401, 'API-448')
     expectStatus(await post(body('token', { token: soft })), 401, 'API-448')
     expectStatus(await withToken(t, password)('GET', '/v2/accounts?v=1'), 200, 'API-200')
-    expect(await t.app.services.auth.revokeCredential(id!)).toBe(false)
+    expect(await t.app.services.banking.auth.revokeCredential(id!)).toBe(false)
   })
 
   it('is bound to its customer and brand', async () => {

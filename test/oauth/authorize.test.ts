@@ -25,7 +25,7 @@ const { challenge } = pkce()
 
 beforeAll(async () => {
   t = await startTestApp({ env: { SANDBOX_STRICT_TOKENS: 'true' } })
-  const created = await t.app.services.oauthClients.create({
+  const created = await t.app.services.oauth.clients.create({
     name: 'Partner <Reports> & "Co"',
     redirectUris: [PARTNER_REDIRECT],
     scopes: ['reporting'],
@@ -122,8 +122,8 @@ describe('problems shown on a page (400), never redirected', () => {
   })
 
   it('a revoked client', async () => {
-    const { client } = await t.app.services.oauthClients.create({ name: 'Gone', redirectUris: [REDIRECT], scopes: ['accounts'], public: true })
-    await t.app.services.oauthClients.revoke(client.id)
+    const { client } = await t.app.services.oauth.clients.create({ name: 'Gone', redirectUris: [REDIRECT], scopes: ['accounts'], public: true })
+    await t.app.services.oauth.clients.revoke(client.id)
     expectErrorPage(await openAuthorize(t, sandboxRequest(t, challenge, { client_id: client.publicId! })), 400, /withdrawn/)
   })
 })
@@ -241,7 +241,7 @@ describe('the consent page', () => {
     const { verifier, challenge: c2 } = pkce()
     const { code } = await authorizeCode(t, { params: sandboxRequest(t, c2), who: CUSTOMER_2 })
     const tokens = await token(t, { grant_type: 'authorization_code', client_id: t.sandboxKey, code, redirect_uri: REDIRECT, code_verifier: verifier })
-    const resolved = await t.app.services.oauthTokens.resolveAccessToken(tokens.json.access_token)
+    const resolved = await t.app.services.oauth.tokens.resolveAccessToken(tokens.json.access_token)
     expect(resolved).toMatchObject({ customerId: 'sandbox-customer-2', scopes: ['accounts'], clientId: 'sandbox', applicationId: 'sandbox' })
   })
 

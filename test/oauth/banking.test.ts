@@ -63,7 +63,7 @@ describe('strict tokens (as production)', () => {
     expectStatus(await withToken(t, access_token)('GET', '/v2/accounts?v=1'), 200, 'API-200')
     t.clock.advance(1000)
     expectStatus(await withToken(t, access_token)('GET', '/v2/accounts?v=1'), 401, 'API-448')
-    expect(await t.app.services.oauthTokens.resolveAccessToken(access_token)).toBeUndefined()
+    expect(await t.app.services.oauth.tokens.resolveAccessToken(access_token)).toBeUndefined()
   })
 
   it('a refresh token is no Authorization token', async () => {
@@ -75,12 +75,12 @@ describe('strict tokens (as production)', () => {
     const { access_token, scope } = await sandboxTokens(t, undefined, 'reporting')
     expect(scope).toBe('reporting')
     expectStatus(await withToken(t, access_token)('GET', '/v2/accounts?v=1'), 401, 'API-448')
-    expect(await t.app.services.oauthTokens.resolveAccessToken(access_token)).toMatchObject({ scopes: ['reporting'], customerId: 'sandbox-customer-1' })
+    expect(await t.app.services.oauth.tokens.resolveAccessToken(access_token)).toMatchObject({ scopes: ['reporting'], customerId: 'sandbox-customer-1' })
   })
 
   it('an application\'s own client: the key is the client_id, and the token works with that key', async () => {
     const { application, key } = await t.app.services.applications.create('Budget app')
-    const { client, secret } = await t.app.services.oauthClients.create({
+    const { client, secret } = await t.app.services.oauth.clients.create({
       name: 'Budget app',
       redirectUris: ['https://budget.example/oauth'],
       scopes: ['accounts'],
@@ -103,7 +103,7 @@ describe('strict tokens (as production)', () => {
     expectStatus(await call(t.baseUrl, key, 'GET', '/v2/accounts?v=1', { headers: { authorization: sandboxToken } }), 401, 'API-448')
     // Revoking the application's key ends its tokens too.
     await t.app.services.applications.revoke(application.id)
-    expect(await t.app.services.oauthTokens.resolveAccessToken(res.json.access_token)).toBeUndefined()
+    expect(await t.app.services.oauth.tokens.resolveAccessToken(res.json.access_token)).toBeUndefined()
   })
 })
 

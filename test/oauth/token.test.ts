@@ -25,7 +25,7 @@ let other: { clientId: string; secret: string }
 beforeAll(async () => {
   t = await startTestApp({ env: { SANDBOX_STRICT_TOKENS: 'true' } })
   const create = async (name: string, scopes: string[]) => {
-    const { client, secret } = await t.app.services.oauthClients.create({ name, redirectUris: [PARTNER_REDIRECT], scopes, public: false })
+    const { client, secret } = await t.app.services.oauth.clients.create({ name, redirectUris: [PARTNER_REDIRECT], scopes, public: false })
     return { clientId: client.publicId!, secret: secret! }
   }
   partner = await create('Partner', ['accounts', 'reporting'])
@@ -194,13 +194,13 @@ describe('client authentication', () => {
   })
 
   it('a revoked client → invalid_client, and its tokens stop working', async () => {
-    const { client, secret } = await t.app.services.oauthClients.create({ name: 'Short-lived', redirectUris: [], scopes: ['reporting'], public: false })
+    const { client, secret } = await t.app.services.oauth.clients.create({ name: 'Short-lived', redirectUris: [], scopes: ['reporting'], public: false })
     const creds = { grant_type: 'client_credentials', client_id: client.publicId!, client_secret: secret! }
     const issued = await token(t, creds)
     expect(issued.status).toBe(200)
-    await t.app.services.oauthClients.revoke(client.id)
+    await t.app.services.oauth.clients.revoke(client.id)
     expectTokenError(await token(t, creds), 'invalid_client')
-    expect(await t.app.services.oauthTokens.resolveAccessToken(issued.json.access_token)).toBeUndefined()
+    expect(await t.app.services.oauth.tokens.resolveAccessToken(issued.json.access_token)).toBeUndefined()
   })
 })
 
@@ -281,7 +281,7 @@ describe('client_credentials', () => {
     expect(res.status, res.text).toBe(200)
     expect(res.headers).toMatchObject(TOKEN_HEADERS)
     expect(res.json).toMatchObject({ token_type: 'bearer', expires_in: 900, scope: 'reporting', refresh_token_expires_in: 31536000, client_status: 'active' })
-    expect(await t.app.services.oauthTokens.resolveAccessToken(res.json.access_token)).toMatchObject({ customerId: null, scopes: ['reporting'] })
+    expect(await t.app.services.oauth.tokens.resolveAccessToken(res.json.access_token)).toMatchObject({ customerId: null, scopes: ['reporting'] })
     // Its refresh token refreshes with the client's secret, like any other.
     const refreshed = await token(t, { grant_type: 'refresh_token', refresh_token: res.json.refresh_token }, { authorization: basic(partner.clientId, partner.secret) })
     expect(refreshed.status).toBe(200)
@@ -361,7 +361,7 @@ describe('storage and logs', () => {
   it('codes, tokens, client secrets and consent tokens are stored only as hashes', async () => {
     const { code, exchange } = await sandboxCode()
     const issued = (await exchange()).json
-    const { client, secret } = await t.app.services.oauthClients.create({ name: 'Hashed', redirectUris: [], scopes: ['reporting'], public: false })
+    const { client, secret } = await t.app.services.oauth.clients.create({ name: 'Hashed', redirectUris: [], scopes: ['reporting'], public: false })
     const cc = (await token(t, { grant_type: 'client_credentials', client_id: client.publicId!, client_secret: secret! })).json
     const tables = ['oauth_clients', 'oauth_consents', 'oauth_codes', 'oauth_grants', 'oauth_tokens'] as const
     const dump = JSON.stringify(await Promise.all(tables.map((name) => t.db.kysely.selectFrom(name).selectAll().execute())))

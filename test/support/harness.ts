@@ -1,8 +1,10 @@
 // Builds the real app on a fresh database, listens on 127.0.0.1, and talks to it over HTTP.
 import { Writable } from 'node:stream'
 import { request as httpRequest } from 'undici'
-import { buildApp, type App, type V2Feature } from '../../src/app.js'
+import { buildApp, type App } from '../../src/app.js'
+import type { V2Routes } from '../../src/banking/feature.js'
 import { prepareDatabase } from '../../src/bootstrap.js'
+import { createServices } from '../../src/services.js'
 import { DEFAULT_SANDBOX_API_KEY, loadConfig, type Config } from '../../src/config.js'
 import type { Clock } from '../../src/platform/clock.js'
 import { openDatabase, type Db } from '../../src/platform/db/database.js'
@@ -50,7 +52,7 @@ export interface TestApp {
 export interface TestAppOptions {
   env?: Record<string, string>
   clock?: FakeClock
-  features?: V2Feature[]
+  features?: V2Routes[]
 }
 
 export async function startTestApp(options: TestAppOptions = {}): Promise<TestApp> {
@@ -65,8 +67,10 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
     },
   })
   const db = openDatabase(config.databaseUrl)
-  await prepareDatabase(config, db, clock)
-  const app = await buildApp({ config, db, clock, logger: createLogger(config.logLevel, sink), extraV2Features: options.features })
+  const infrastructure = { db, clock, logger: createLogger(config.logLevel, sink) }
+  const services = createServices(config, infrastructure, { extraV2Routes: options.features })
+  await prepareDatabase(config, infrastructure, services)
+  const app = await buildApp({ config, ...infrastructure, services })
   await app.listen({ host: '127.0.0.1', port: 0 })
   const address = app.server.address()
   const baseUrl = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`

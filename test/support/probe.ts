@@ -1,11 +1,11 @@
 // A probe feature mounted behind the gateway, so the gateway's rules are tested (and benchmarked) on real
 // routes of every shape: a GET with a query parameter, a POST with a JSON body, and one that fails unexpectedly.
 import { Type } from 'typebox'
-import type { V2Feature } from '../../src/app.js'
+import type { V2Routes } from '../../src/banking/feature.js'
 import { SUCCESS } from '../../src/banking/errors.js'
 import { successBody } from '../../src/banking/gateway/schemas.js'
 
-export const probeFeature: V2Feature = async (v2) => {
+export const probeFeature: V2Routes = async (v2) => {
   v2.get(
     '/probe',
     {

@@ -1,14 +1,13 @@
 // The banking gateway contract, enforced once for every route registered under /v2 (registered into the /v2
-// scope with fastify-plugin, so its hooks, error handler and not-found handler cover that whole scope):
+// scope with fastify-plugin, so its hooks cover that whole scope; the scope answers in the banking error family):
 // maintenance, the x-svc-key and User-Agent headers, the `v` version parameter, per-key throttling, and the
-// mapping of every failure to the one error table. It also writes these rules into each route's OpenAPI schema.
+// throttling. It also writes these rules into each route's OpenAPI schema.
 import type { FastifyError, FastifyReply, FastifyRequest, RouteOptions } from 'fastify'
 import fp from 'fastify-plugin'
 import { Type, type TSchema } from 'typebox'
 import type { Application, ApplicationService } from '../../applications/service.js'
 import type { Clock } from '../../platform/clock.js'
-import { DomainError } from '../../platform/errors.js'
-import { ApiError, BANKING_ERROR_TABLE, statusBlock } from '../errors.js'
+import { ApiError } from '../errors.js'
 import type { MaintenanceSwitch } from '../../platform/maintenance.js'
 import { GATEWAY_ERROR_CODES, errorResponses } from './schemas.js'
 import { createThrottle } from '../../platform/throttle.js'
@@ -66,58 +65,12 @@ export const gateway = fp<GatewayOptions>(async (v2, opts) => {
     )
   })
 
-  v2.setErrorHandler(handleError)
-  v2.setNotFoundHandler(async () => {
-    throw new ApiError('API-404')
-  })
 })
 
 function singleHeader(request: FastifyRequest, name: string): string | undefined {
   const value = request.headers[name]
   const text = Array.isArray(value) ? value[0] : value
   return text?.trim() ? text : undefined
-}
-
-/**
- * Answers any failure of a /v2 request in the contract's shape. Also used for Fastify's framework errors (a bad
- * URL, a path parameter over the router's limit), which are raised before any scope's error handler exists.
- */
-export function handleError(error: FastifyError | ApiError | DomainError, request: FastifyRequest, reply: FastifyReply) {
-  const apiError = toApiError(error)
-  if (apiError.code === 'API-520') {
-    request.log.error({ err: error }, 'unexpected failure')
-  } else {
-    request.log.info({ code: apiError.code, details: apiError.details }, 'request rejected')
-  }
-  return reply.code(apiError.httpStatus).headers(apiError.headers).send({ status: statusBlock(apiError.code, apiError.details) })
-}
-
-/** Maps anything thrown while serving a /v2 request to exactly one code of the error table. */
-export function toApiError(error: FastifyError | ApiError | DomainError): ApiError {
-  if (error instanceof ApiError) return error
-  if (error instanceof DomainError) return new ApiError(BANKING_ERROR_TABLE[error.kind], error.details, error.headers)
-  if (error.validation) {
-    const context = error.validationContext ?? 'request'
-    return new ApiError(
-      'API-420',
-      error.validation.map((v) => ({ field: fieldName(context, v.instancePath, v.params), reason: v.message ?? 'is invalid' })),
-    )
-  }
-  const status = error.statusCode ?? 500
-  // Fastify's own client errors: malformed JSON, an unsupported content type, a body over the limit, a bad URL.
-  if (status >= 400 && status < 500) {
-    const reason = status === 413 ? 'body is too large' : status === 415 ? 'unsupported content type' : status === 414 ? 'a path parameter is too long' : 'malformed request'
-    return new ApiError(status === 404 ? 'API-404' : 'API-420', status === 404 ? [] : [{ reason }])
-  }
-  return new ApiError('API-520')
-}
-
-function fieldName(context: string, instancePath: string, params: Record<string, unknown>): string {
-  const path = instancePath.split('/').filter(Boolean)
-  // TypeBox reports the missing members of an object together.
-  const missing = params['requiredProperties'] as string[] | undefined
-  if (missing) path.push(missing.join(','))
-  return [context === 'body' ? undefined : context, ...path].filter(Boolean).join('.')
 }
 
 /** Writes the gateway's rules into each /v2 route's schema so the OpenAPI document shows them. */

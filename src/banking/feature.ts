@@ -1,0 +1,85 @@
+// The banking interface as one feature: its services, its gateway and routes under /v2, its expiring rows and
+// its part of the OpenAPI document. Built by the composition root from narrowed dependencies.
+import type { ApplicationService } from '../applications/service.js'
+import type { Clock } from '../platform/clock.js'
+import type { Db } from '../platform/db/database.js'
+import type { Feature } from '../platform/feature.js'
+import type { App } from '../platform/http/app.js'
+import type { MaintenanceSwitch } from '../platform/maintenance.js'
+import { createAccountsService, type AccountsService } from './accounts-service.js'
+import { createAuthService, pruneSessions, type AccessGrants, type AuthService } from './auth-service.js'
+import { bankingErrors } from './errors.js'
+import { gateway } from './gateway/plugin.js'
+import { bankingRoutes } from './routes.js'
+import { SANDBOX_CUSTOMER_1_ID } from './sandbox-data.js'
+
+export interface BankingServices {
+  auth: AuthService
+  accounts: AccountsService
+}
+
+/** Routes mounted under /v2 behind the gateway, beside the banking routes (the tests' probe routes). */
+export type V2Routes = (v2: App) => Promise<void>
+
+export interface BankingDeps {
+  db: Pick<Db, 'kysely'>
+  clock: Clock
+  applications: Pick<ApplicationService, 'authenticate' | 'recall'>
+  maintenance: Pick<MaintenanceSwitch, 'isOn'>
+  /** OAuth access tokens, which work as Authorization tokens on the banking interface. */
+  grants?: AccessGrants
+  settings: {
+    /** Sandbox without strict tokens: any Authorization string that is no session reads as the first sandbox customer. */
+    lenientTokens: boolean
+    rateLimitPerMinute: number
+  }
+  extraRoutes?: readonly V2Routes[]
+}
+
+const DESCRIPTION = `Account-holder banking interface (\`/v2\`).
+
+Every \`/v2\` request carries \`x-svc-key\` (the application key) and \`User-Agent\`, and the query parameter \`v=1\`.
+Send \`X-CorrelationID\` (or \`x-svc-correlationid\`) to trace a call; the response echoes it as \`X-CorrelationID\`,
+or a generated UUID when none was sent. Every body, errors included, carries \`status: {code, message}\`.`
+
+export function bankingFeature(deps: BankingDeps): Feature<BankingServices> {
+  const { db, clock } = deps
+  const auth = createAuthService({
+    db,
+    clock,
+    grants: deps.grants,
+    options: { lenientCustomerId: deps.settings.lenientTokens ? SANDBOX_CUSTOMER_1_ID : undefined },
+  })
+  const accounts = createAccountsService({ db })
+  return {
+    name: 'banking',
+    services: { auth, accounts },
+    http: {
+      prefix: '/v2',
+      errors: bankingErrors,
+      async register(v2) {
+        await v2.register(gateway, {
+          applications: deps.applications,
+          maintenance: deps.maintenance,
+          rateLimitPerMinute: deps.settings.rateLimitPerMinute,
+          clock,
+        })
+        await bankingRoutes(v2, { auth, accounts })
+        for (const routes of deps.extraRoutes ?? []) await routes(v2)
+      },
+    },
+    housekeeping: [{ name: 'sessions', prune: () => pruneSessions(db, clock) }],
+    openapi: {
+      description: DESCRIPTION,
+      securitySchemes: {
+        svcKey: { type: 'apiKey', in: 'header', name: 'x-svc-key', description: 'Application key' },
+        authorization: {
+          type: 'apiKey',
+          in: 'header',
+          name: 'Authorization',
+          description: 'The token from POST /v2/auth (loginResponse.tokens[0].value), sent bare, without "Bearer "; or an OAuth access token',
+        },
+      },
+    },
+  }
+}

@@ -1,0 +1,35 @@
+// What one feature contributes to the app, as one descriptor: its services (for the CLI and for features wired
+// after it), its routes, its rows that expire, and what it adds to the OpenAPI document. The composition root
+// builds the descriptors in order and mounts each; adding a feature is one line there.
+import type { PruneTask } from './housekeeping.js'
+import type { App } from './http/app.js'
+import type { ErrorFamily } from './http/error-family.js'
+
+export interface FeatureHttp {
+  /**
+   * The URL prefix the feature's routes live under and the error family they answer in. Set both for an API
+   * family with a prefix of its own (the family then also answers unknown paths and framework errors under it).
+   */
+  prefix?: string
+  errors?: ErrorFamily
+  /** Registers the feature's routes (and its gateway, if it has one) into its own encapsulated scope. */
+  register(scope: App): Promise<void>
+}
+
+/** An OpenAPI 3.1 security scheme object (apiKey, http, oauth2, …). */
+export type SecurityScheme = Record<string, unknown>
+
+export interface FeatureOpenapi {
+  /** A paragraph of the document's description. */
+  description?: string
+  securitySchemes?: Record<string, SecurityScheme>
+}
+
+export interface Feature<Services = unknown> {
+  readonly name: string
+  readonly services: Services
+  readonly http?: FeatureHttp
+  /** Rows of this feature that can never be used again, deleted by every server's housekeeping and `finapi prune`. */
+  readonly housekeeping?: readonly PruneTask[]
+  readonly openapi?: FeatureOpenapi
+}

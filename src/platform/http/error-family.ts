@@ -1,0 +1,160 @@
+// How each API family answers a failure. A family (banking, reporting, OAuth) is a table from the platform's
+// error kinds to its own codes, each code's HTTP status and message, and a renderer for its body. The plugin that
+// mounts a family's routes calls `useErrorFamily`, so every failure under it — thrown by a service, raised by
+// validation, a body too large, malformed JSON, an unknown path — answers in that family's contract. Failures
+// Fastify raises before any route is chosen go through `frameworkErrorHandler`, which picks the family by the
+// prefix it was mounted under.
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
+import { DomainError, ERROR_KINDS, internal, invalid, notFound, type ErrorDetail, type ErrorKind } from '../errors.js'
+
+export interface WireCode {
+  http: number
+  message: string
+}
+
+/** A failure in a family's own terms: one of its codes, with the details and headers to send. */
+export interface WireError<Code extends string = string> {
+  code: Code
+  details: ErrorDetail[]
+  headers?: Record<string, string>
+}
+
+export interface ErrorFamily<Code extends string = string> {
+  readonly name: string
+  /** Every code the family answers with, with its HTTP status and message: the one table, also used by OpenAPI. */
+  readonly codes: Readonly<Record<Code, WireCode>>
+  /** The code each domain error kind answers with. */
+  readonly kinds: Readonly<Record<ErrorKind, Code>>
+  /** The body of an error answer. */
+  render(error: WireError<Code>, request: FastifyRequest): unknown
+  /** Content type of error bodies; JSON by default. */
+  readonly contentType?: string
+  /**
+   * The family's own wire errors (errors that already name one of its codes, such as the banking gateway's
+   * API-422), or a family-specific reading of a framework error; undefined leaves it to the generic mapping.
+   */
+  own?(error: unknown): WireError<Code> | undefined
+}
+
+/** A framework or unexpected error as a domain error: validation and client errors are `invalid`, the rest `internal`. */
+export function toDomainError(error: unknown): DomainError {
+  if (error instanceof DomainError) return error
+  const e = error as Partial<FastifyError>
+  if (e.validation) {
+    const context = e.validationContext ?? 'request'
+    return invalid(e.validation.map((v) => ({ field: fieldName(context, v.instancePath, v.params), reason: v.message ?? 'is invalid' })))
+  }
+  const status = e.statusCode ?? 500
+  if (status === 404) return notFound()
+  // Fastify's own client errors: malformed JSON, an unsupported content type, a body over the limit, a bad URL.
+  if (status >= 400 && status < 500) {
+    const reason = status === 413 ? 'body is too large' : status === 415 ? 'unsupported content type' : status === 414 ? 'a path parameter is too long' : 'malformed request'
+    return invalid([{ reason }])
+  }
+  return internal(undefined, { cause: error })
+}
+
+/** The member at fault, as the client wrote it: `query.v`, `loginRequest.brand`, `Authorization`… */
+function fieldName(context: string, instancePath: string, params: Record<string, unknown>): string {
+  const path = instancePath.split('/').filter(Boolean)
+  // TypeBox reports the missing members of an object together.
+  const missing = params['requiredProperties'] as string[] | undefined
+  if (missing) path.push(missing.join(','))
+  return [context === 'body' ? undefined : context, ...path].filter(Boolean).join('.')
+}
+
+/** Anything thrown while serving one of the family's routes, in the family's terms. */
+export function toWireError<Code extends string>(family: ErrorFamily<Code>, error: unknown): WireError<Code> {
+  const own = family.own?.(error)
+  if (own) return own
+  const domain = toDomainError(error)
+  return { code: family.kinds[domain.kind], details: domain.details, headers: domain.headers }
+}
+
+/** Answers a failure in the family's contract, and logs it: unexpected failures with their cause, the rest briefly. */
+export function answerError<Code extends string>(family: ErrorFamily<Code>, error: unknown, request: FastifyRequest, reply: FastifyReply) {
+  const wire = toWireError(family, error)
+  const { http } = family.codes[wire.code]
+  if (http >= 500 && wire.code === family.kinds.internal) request.log.error({ err: error }, 'unexpected failure')
+  else request.log.info({ code: wire.code, details: wire.details }, 'request rejected')
+  if (wire.headers) reply.headers(wire.headers)
+  if (family.contentType) reply.type(family.contentType)
+  return reply.code(http).send(family.render(wire, request))
+}
+
+/**
+ * Makes every failure in this scope answer in the family's contract, and unknown paths under its prefix too unless
+ * `notFound` is false (where two scopes share one prefix, only one of them may own its unknown paths).
+ */
+export function useErrorFamily(scope: FastifyInstance, family: ErrorFamily, options: { notFound?: boolean } = {}): void {
+  scope.setErrorHandler((error, request, reply) => answerError(family, error, request, reply))
+  if (options.notFound === false) return
+  scope.setNotFoundHandler(async () => {
+    throw notFound()
+  })
+}
+
+/** The families by the URL prefix they are mounted under; the longest matching prefix wins. */
+export interface MountedFamily {
+  prefix: string
+  family: ErrorFamily
+}
+
+/**
+ * Fastify's `frameworkErrors` option: errors raised before a route is chosen (a malformed URL, a path parameter over
+ * the router's limit). They answer in the family mounted at the URL's prefix, or in the fallback elsewhere.
+ */
+export function frameworkErrorHandler(mounted: () => readonly MountedFamily[], fallback: ErrorFamily) {
+  return (error: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
+    const url = request.url
+    const match = mounted()
+      .filter((m) => url === m.prefix || url.startsWith(m.prefix.endsWith('/') ? m.prefix : `${m.prefix}/`) || url.startsWith(`${m.prefix}?`))
+      .sort((a, b) => b.prefix.length - a.prefix.length)[0]
+    return answerError(match?.family ?? fallback, error, request, reply)
+  }
+}
+
+/** Checks at start-up that a family's table is complete and names only its own codes. */
+export function checkFamily(family: ErrorFamily): void {
+  for (const kind of ERROR_KINDS) {
+    const code = family.kinds[kind]
+    if (!(code in family.codes)) throw new Error(`error family ${family.name}: kind ${kind} maps to unknown code ${code}`)
+  }
+}
+
+/**
+ * Routes outside every API family (health, metrics, the documents): a plain JSON error in Fastify's own shape,
+ * `{statusCode, error, message}`, which is what they answered before families existed.
+ */
+export const platformErrors: ErrorFamily<'400' | '401' | '403' | '404' | '409' | '304' | '429' | '503' | '504' | '500'> = {
+  name: 'platform',
+  codes: {
+    '304': { http: 304, message: 'Not Modified' },
+    '400': { http: 400, message: 'Bad Request' },
+    '401': { http: 401, message: 'Unauthorized' },
+    '403': { http: 403, message: 'Forbidden' },
+    '404': { http: 404, message: 'Not Found' },
+    '409': { http: 409, message: 'Conflict' },
+    '429': { http: 429, message: 'Too Many Requests' },
+    '503': { http: 503, message: 'Service Unavailable' },
+    '504': { http: 504, message: 'Gateway Timeout' },
+    '500': { http: 500, message: 'Internal Server Error' },
+  },
+  kinds: {
+    unauthenticated: '401',
+    forbidden: '403',
+    not_found: '404',
+    invalid: '400',
+    conflict: '409',
+    not_modified: '304',
+    rate_limited: '429',
+    maintenance: '503',
+    unavailable: '503',
+    timeout: '504',
+    internal: '500',
+  },
+  render(error) {
+    const { http, message } = platformErrors.codes[error.code]
+    return { statusCode: http, error: message, message: error.details[0]?.reason ?? message }
+  },
+}

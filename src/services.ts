@@ -1,0 +1,63 @@
+// The one composition root: builds every service from config and infrastructure, feature by feature, each from
+// the narrowed dependencies it declares. The server, the CLI and the tests all call createServices; buildApp
+// (app.ts) mounts what it returns. Nothing here starts a timer: the server starts the background work.
+import type { Logger } from 'pino'
+import { createApplicationService, type ApplicationService } from './applications/service.js'
+import { bankingFeature, type BankingServices, type V2Routes } from './banking/feature.js'
+import type { Config } from './config.js'
+import { oauthFeature, type OAuthServices } from './oauth/feature.js'
+import type { Clock } from './platform/clock.js'
+import type { Db } from './platform/db/database.js'
+import type { Feature } from './platform/feature.js'
+import { createHousekeeping, type Housekeeping } from './platform/housekeeping.js'
+import { createMaintenanceSwitch, type MaintenanceSwitch } from './platform/maintenance.js'
+
+export interface Infrastructure {
+  db: Db
+  clock: Clock
+  logger: Logger
+}
+
+export interface Services {
+  applications: ApplicationService
+  maintenance: MaintenanceSwitch
+  banking: BankingServices
+  oauth: OAuthServices
+  housekeeping: Housekeeping
+  /** Every feature's descriptor, in mounting order. */
+  features: readonly Feature[]
+}
+
+export interface ServiceOptions {
+  /** Mounted under /v2 behind the banking gateway after the banking routes; the tests' probe routes. */
+  extraV2Routes?: readonly V2Routes[]
+}
+
+export function createServices(config: Config, infrastructure: Infrastructure, options: ServiceOptions = {}): Services {
+  const { db, clock, logger } = infrastructure
+  const applications = createApplicationService({ db, clock })
+  const maintenance = createMaintenanceSwitch({ db, clock, onError: (err) => logger.warn({ err }, 'maintenance poll failed') })
+
+  // The sign-in page checks passwords with banking's service, which is built after OAuth's token service.
+  const oauth = oauthFeature({ db, clock, applications, signIn: () => banking.services.auth })
+  const banking = bankingFeature({
+    db,
+    clock,
+    applications,
+    maintenance,
+    grants: oauth.services.tokens,
+    settings: { lenientTokens: config.mode === 'sandbox' && !config.sandboxStrictTokens, rateLimitPerMinute: config.rateLimitPerMinute },
+    extraRoutes: options.extraV2Routes,
+  })
+  const features: Feature[] = [banking, oauth]
+
+  const housekeeping = createHousekeeping({
+    tasks: features.flatMap((f) => f.housekeeping ?? []),
+    onPruned: (counts) => {
+      if (Object.values(counts).some((n) => n > 0)) logger.info({ pruned: counts }, 'deleted expired rows')
+    },
+    onError: (err) => logger.warn({ err }, 'housekeeping failed'),
+  })
+
+  return { applications, maintenance, banking: banking.services, oauth: oauth.services, housekeeping, features }
+}
