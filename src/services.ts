@@ -31,6 +31,8 @@ export interface Services {
 export interface ServiceOptions {
   /** Mounted under /v2 behind the banking gateway after the banking routes; the tests' probe routes. */
   extraV2Routes?: readonly V2Routes[]
+  /** Mounted after the built-in features; the tests mount probe API families this way. */
+  extraFeatures?: readonly Feature[]
 }
 
 export function createServices(config: Config, infrastructure: Infrastructure, options: ServiceOptions = {}): Services {
@@ -49,7 +51,7 @@ export function createServices(config: Config, infrastructure: Infrastructure, o
     settings: { lenientTokens: config.mode === 'sandbox' && !config.sandboxStrictTokens, rateLimitPerMinute: config.rateLimitPerMinute },
     extraRoutes: options.extraV2Routes,
   })
-  const features: Feature[] = [banking, oauth]
+  const features: Feature[] = [banking, oauth, ...(options.extraFeatures ?? [])]
 
   const housekeeping = createHousekeeping({
     tasks: features.flatMap((f) => f.housekeeping ?? []),

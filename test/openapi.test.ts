@@ -47,13 +47,15 @@ describe('/openapi.json', () => {
     expect(doc.components.securitySchemes.svcKey).toMatchObject({ type: 'apiKey', in: 'header', name: 'x-svc-key' })
   })
 
-  it('every error code the error table holds is one the spec names, and vice versa', () => {
-    const specPath = new URL('../../shared/spec/banking-interface.md', import.meta.url)
-    if (!existsSync(specPath)) {
-      if (process.env['CI']) throw new Error(`spec not found at ${specPath.pathname}; CI must have shared/ beside the clone`)
-      console.warn('\n*** SKIPPED: spec table comparison (../shared/spec not present) ***\n')
-      return
-    }
+  // Without ../shared beside the checkout the comparison cannot run: it is skipped where vitest counts skips, with a
+  // banner, and under CI (which always has shared/) that is a failure instead.
+  const specPath = new URL('../../shared/spec/banking-interface.md', import.meta.url)
+  const specPresent = existsSync(specPath)
+  if (!specPresent) {
+    console.warn(`\n*** SKIPPED: spec table comparison (${specPath.pathname} not present) ***\n`)
+    if (process.env['CI']) it('has the spec beside the checkout (CI)', () => expect.fail(`spec not found at ${specPath.pathname}; CI must have shared/ beside the clone`))
+  }
+  it.skipIf(!specPresent)('every error code the error table holds is one the spec names, and vice versa', () => {
     const spec = readFileSync(specPath, 'utf8')
     const rows = [...spec.matchAll(/^\| (API-\d{3}) \| ([^|]+) \| (\d{3}) \|$/gm)].map((m) => [m[1], { message: m[2]!.trim(), http: Number(m[3]) }])
     expect(rows.length).toBe(12)

@@ -5,6 +5,7 @@ import { buildApp, type App } from '../../src/app.js'
 import type { V2Routes } from '../../src/banking/feature.js'
 import { prepareDatabase } from '../../src/bootstrap.js'
 import { createServices } from '../../src/services.js'
+import type { Feature } from '../../src/platform/feature.js'
 import { DEFAULT_SANDBOX_API_KEY, loadConfig, type Config } from '../../src/config.js'
 import type { Clock } from '../../src/platform/clock.js'
 import { openDatabase, type Db } from '../../src/platform/db/database.js'
@@ -53,6 +54,8 @@ export interface TestAppOptions {
   env?: Record<string, string>
   clock?: FakeClock
   features?: V2Routes[]
+  /** Whole features (their own prefix and error family), mounted after the built-in ones. */
+  extraFeatures?: Feature[]
 }
 
 export async function startTestApp(options: TestAppOptions = {}): Promise<TestApp> {
@@ -68,7 +71,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
   })
   const db = openDatabase(config.databaseUrl)
   const infrastructure = { db, clock, logger: createLogger(config.logLevel, sink) }
-  const services = createServices(config, infrastructure, { extraV2Routes: options.features })
+  const services = createServices(config, infrastructure, { extraV2Routes: options.features, extraFeatures: options.extraFeatures })
   await prepareDatabase(config, infrastructure, services)
   const app = await buildApp({ config, ...infrastructure, services })
   await app.listen({ host: '127.0.0.1', port: 0 })

@@ -155,6 +155,8 @@ export const platformErrors: ErrorFamily<'400' | '401' | '403' | '404' | '409' |
   },
   render(error) {
     const { http, message } = platformErrors.codes[error.code]
+    // A 304 carries no body.
+    if (http === 304) return undefined
     return { statusCode: http, error: message, message: error.details[0]?.reason ?? message }
   },
 }
