@@ -3,7 +3,7 @@
 // are sent pre-rendered (see platform/rendered.ts).
 import type { FastifyReply, FastifyRequest, HookHandlerDoneFunction } from 'fastify'
 import { Type } from 'typebox'
-import type { App } from '../app.js'
+import type { App } from '../platform/http/app.js'
 import { SUCCESS } from './errors.js'
 import { sendRendered } from '../platform/rendered.js'
 import { errorResponses, successBody } from './gateway/schemas.js'
