@@ -126,6 +126,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     oauthTokens,
     housekeeping: createHousekeeping({
       tasks: pruneTasks(db, clock),
+      clock,
       onPruned: (counts) => {
         if (Object.values(counts).some((n) => n > 0)) logger.info({ pruned: counts }, 'deleted expired rows')
       },

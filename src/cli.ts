@@ -173,7 +173,7 @@ async function maintenance(config: Config, action: string | undefined): Promise<
 
 async function prune(config: Config): Promise<void> {
   await withDb(config, async (db) => {
-    const counts = await createHousekeeping({ tasks: pruneTasks(db, systemClock) }).runOnce()
+    const counts = await createHousekeeping({ tasks: pruneTasks(db, systemClock), clock: systemClock }).runOnce()
     process.stdout.write(`Deleted: ${Object.entries(counts).map(([name, n]) => `${n} ${name}`).join(', ')}.\n`)
   })
 }
