@@ -55,6 +55,7 @@ export function createServices(config: Config, infrastructure: Infrastructure, o
 
   const housekeeping = createHousekeeping({
     tasks: features.flatMap((f) => f.housekeeping ?? []),
+    clock,
     onPruned: (counts) => {
       if (Object.values(counts).some((n) => n > 0)) logger.info({ pruned: counts }, 'deleted expired rows')
     },

@@ -2,6 +2,7 @@
 import { request as httpRequest } from 'node:http'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createApplicationService, KEY_CACHE_MS } from '../src/applications/service.js'
+import { systemClock } from '../src/platform/clock.js'
 import { createMaintenanceSwitch } from '../src/platform/maintenance.js'
 import { startTestApp, type TestApp } from './support/harness.js'
 import { probeFeature } from './support/probe.js'
@@ -70,7 +71,7 @@ describe('application key and User-Agent', () => {
   })
 
   it('stores only a hash of the key', async () => {
-    const service = createApplicationService({ db: t.db, clock: { now: () => new Date() } })
+    const service = createApplicationService({ db: t.db, clock: systemClock })
     const { key } = await service.create('Hash test')
     const rows = await t.db.kysely.selectFrom('applications').selectAll().execute()
     expect(JSON.stringify(rows)).not.toContain(key)
@@ -209,7 +210,7 @@ describe('correlation id', () => {
 describe('maintenance switch', () => {
   it('answers API-522/503 while on, for every server sharing the database', async () => {
     // The switch is flipped through a separate handle, as `finapi maintenance on` in another process would.
-    const operator = createMaintenanceSwitch({ db: t.db, clock: { now: () => new Date() } })
+    const operator = createMaintenanceSwitch({ db: t.db, clock: systemClock })
     await operator.set(true)
     try {
       await t.app.services.maintenance.refresh()
@@ -228,7 +229,7 @@ describe('throttling per application key', () => {
   it('answers API-521/429 with Retry-After past the limit, while other keys are served', async () => {
     const limited = await startTestApp({ features: [probeFeature], env: { RATE_LIMIT_PER_MINUTE: '3' } })
     try {
-      const other = await createApplicationService({ db: limited.db, clock: { now: () => new Date() } }).create('Other')
+      const other = await createApplicationService({ db: limited.db, clock: systemClock }).create('Other')
       for (let i = 0; i < 3; i++) {
         const res = await limited.call('GET', '/v2/probe?v=1')
         expect(res.status).toBe(200)

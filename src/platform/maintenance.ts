@@ -2,6 +2,7 @@
 // maintenance on`. Each process polls it on a timer rather than per request, keeping the hot path free of I/O.
 import type { Clock } from './clock.js'
 import type { Db } from './db/database.js'
+import { periodic } from './timers.js'
 
 const KEY = 'maintenance'
 
@@ -10,7 +11,7 @@ export interface MaintenanceSwitch {
   set(on: boolean): Promise<void>
   /** Re-reads the stored state now. */
   refresh(): Promise<void>
-  /** Polls the stored state every `intervalMs` until stop(). */
+  /** Polls the stored state every `intervalMs` until stop(); a second start() without stop() throws. */
   start(intervalMs: number): void
   stop(): void
 }
@@ -18,12 +19,13 @@ export interface MaintenanceSwitch {
 export function createMaintenanceSwitch(deps: { db: Pick<Db, 'kysely'>; clock: Clock; onError?: (err: unknown) => void }): MaintenanceSwitch {
   const { db, clock } = deps
   let on = false
-  let timer: NodeJS.Timeout | undefined
 
   const refresh = async () => {
     const row = await db.kysely.selectFrom('settings').select('value').where('key', '=', KEY).executeTakeFirst()
     on = row?.value === 'on'
   }
+  // A failed poll keeps the last known state; readiness reports the database problem.
+  const poller = periodic('the maintenance poll', clock, refresh, (err) => deps.onError?.(err))
 
   return {
     isOn: () => on,
@@ -38,15 +40,7 @@ export function createMaintenanceSwitch(deps: { db: Pick<Db, 'kysely'>; clock: C
         .execute()
       on = value
     },
-    start(intervalMs) {
-      timer = setInterval(() => {
-        // A failed poll keeps the last known state; readiness reports the database problem.
-        refresh().catch((err: unknown) => deps.onError?.(err))
-      }, intervalMs)
-      timer.unref()
-    },
-    stop() {
-      if (timer) clearInterval(timer)
-    },
+    start: poller.start,
+    stop: poller.stop,
   }
 }

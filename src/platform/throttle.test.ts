@@ -1,35 +1,31 @@
 import { describe, expect, it } from 'vitest'
+import { FakeClock } from '../../test/support/clock.js'
 import { createThrottle } from './throttle.js'
-
-function clockAt(ms: number) {
-  const clock = { t: ms, now: () => new Date(clock.t) }
-  return clock
-}
 
 describe('createThrottle', () => {
   it('allows the limit per window, then refuses until the window restarts', () => {
-    const clock = clockAt(1_000_000)
+    const clock = new FakeClock(1_000_000)
     const throttle = createThrottle(2, 60_000, clock)
     expect(throttle.take('a')).toEqual({ allowed: true, limit: 2, remaining: 1, resetSeconds: 60 })
-    clock.t += 30_500
+    clock.advance(30_500)
     expect(throttle.take('a')).toEqual({ allowed: true, limit: 2, remaining: 0, resetSeconds: 30 })
     expect(throttle.take('a')).toEqual({ allowed: false, limit: 2, remaining: 0, resetSeconds: 30 })
-    clock.t += 29_500
+    clock.advance(29_500)
     expect(throttle.take('a').allowed).toBe(true) // a new window
   })
 
   it('counts each key on its own', () => {
-    const throttle = createThrottle(1, 60_000, clockAt(0))
+    const throttle = createThrottle(1, 60_000, new FakeClock(0))
     expect(throttle.take('a').allowed).toBe(true)
     expect(throttle.take('a').allowed).toBe(false)
     expect(throttle.take('b').allowed).toBe(true)
   })
 
   it('drops ended windows once many keys are tracked', () => {
-    const clock = clockAt(0)
+    const clock = new FakeClock(0)
     const throttle = createThrottle(1, 1_000, clock)
     for (let i = 0; i < 10_000; i++) throttle.take(`k${i}`)
-    clock.t += 1_000
+    clock.advance(1_000)
     expect(throttle.take('new').allowed).toBe(true)
     expect(throttle.take('k1').allowed).toBe(true) // its window had ended and was swept
   })

@@ -7,20 +7,12 @@ import { prepareDatabase } from '../../src/bootstrap.js'
 import { createServices } from '../../src/services.js'
 import type { Feature } from '../../src/platform/feature.js'
 import { DEFAULT_SANDBOX_API_KEY, loadConfig, type Config } from '../../src/config.js'
-import type { Clock } from '../../src/platform/clock.js'
 import { openDatabase, type Db } from '../../src/platform/db/database.js'
 import { createLogger } from '../../src/platform/logger.js'
+import { FakeClock } from './clock.js'
 import { createTestDatabase } from './database.js'
 
-export class FakeClock implements Clock {
-  constructor(private current = new Date('2026-01-15T00:00:00.000Z')) {}
-  now(): Date {
-    return new Date(this.current)
-  }
-  advance(ms: number): void {
-    this.current = new Date(this.current.getTime() + ms)
-  }
-}
+export { FakeClock }
 
 export interface Response {
   status: number
