@@ -10,6 +10,7 @@ import type { Config } from './config.js'
 import { healthRoutes } from './platform/health.js'
 import type { App } from './platform/http/app.js'
 import { correlationId } from './platform/http/correlation.js'
+import { createRequestDeadlines } from './platform/http/deadlines.js'
 import { checkFamily, frameworkErrorHandler, platformErrors, useErrorFamily, type MountedFamily } from './platform/http/error-family.js'
 import { lazyChildLogger } from './platform/logger.js'
 import { MeteringLogController, RequestMetrics, metricsRoutes } from './platform/metrics.js'
@@ -36,15 +37,16 @@ declare module 'fastify' {
 }
 
 export async function buildApp(deps: AppDeps): Promise<App> {
-  const { config, db, logger } = deps
+  const { config, db, clock, logger } = deps
   const services = deps.services ?? createServices(config, deps, deps)
   const metrics = new RequestMetrics()
+  const deadlines = createRequestDeadlines({ clock, limitMs: config.handlerTimeoutMs, onError: (err) => logger.warn({ err }, 'request deadline sweep failed') })
   const mounted: MountedFamily[] = []
   const app = Fastify({
     loggerInstance: logger as FastifyBaseLogger,
     genReqId: correlationId,
     requestIdHeader: false,
-    logController: new MeteringLogController(metrics, { requestIdLogLabel: 'correlationId' }),
+    logController: new MeteringLogController(metrics, { requestIdLogLabel: 'correlationId' }, deadlines.completed),
     childLoggerFactory: (logger, bindings, options) => lazyChildLogger(logger as Logger, bindings, options) as FastifyBaseLogger,
     bodyLimit: config.bodyLimitBytes,
     requestTimeout: 30_000,
@@ -63,13 +65,17 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   await services.maintenance.refresh()
   services.maintenance.start(deps.settingsPollMs ?? 5_000)
   if (config.pruneIntervalMs > 0) services.housekeeping.start(config.pruneIntervalMs)
+  // Swept ten times per limit (at least every second), so a late request is answered within a tenth of the limit.
+  deadlines.start(Math.min(1_000, Math.ceil(config.handlerTimeoutMs / 10)))
   app.addHook('onClose', async () => {
+    deadlines.stop()
     services.maintenance.stop()
     services.housekeeping.stop()
   })
 
   app.addHook('onRequest', (request, reply, done) => {
     reply.header('X-CorrelationID', request.id)
+    deadlines.started(reply)
     done()
   })
 

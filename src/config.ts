@@ -18,6 +18,7 @@ const EnvSchema = Type.Object({
   BODY_LIMIT_BYTES: Type.Integer({ minimum: 1024, maximum: 10_485_760, default: 65_536 }),
   LOG_LEVEL: Type.Enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], { default: 'info' }),
   PRUNE_INTERVAL_SECONDS: Type.Integer({ minimum: 0, maximum: 86_400, default: 600 }),
+  HANDLER_TIMEOUT_MS: Type.Integer({ minimum: 100, maximum: 600_000, default: 10_000 }),
 })
 
 export interface Config {
@@ -37,6 +38,8 @@ export interface Config {
   readonly logLevel: string
   /** How often each server deletes expired sessions, tokens and codes; 0 leaves it to `finapi prune`. */
   readonly pruneIntervalMs: number
+  /** A request not answered this long after it arrived is answered with a timeout (API-523 on /v2). */
+  readonly handlerTimeoutMs: number
 }
 
 export class ConfigError extends Error {
@@ -83,5 +86,6 @@ export function loadConfig(env: Env): Config {
     bodyLimitBytes: e.BODY_LIMIT_BYTES,
     logLevel: e.LOG_LEVEL,
     pruneIntervalMs: e.PRUNE_INTERVAL_SECONDS * 1000,
+    handlerTimeoutMs: e.HANDLER_TIMEOUT_MS,
   })
 }

@@ -80,6 +80,8 @@ export class MeteringLogController extends LogController {
   constructor(
     private readonly metrics: RequestMetrics,
     options: ConstructorParameters<typeof LogController>[0],
+    /** Also told of each request's end (the request deadlines), so that costs no hook either. */
+    private readonly onCompleted: (reply: FastifyReply) => void = () => {},
   ) {
     super(options)
   }
@@ -87,6 +89,7 @@ export class MeteringLogController extends LogController {
   override requestCompleted(error: Error | null | undefined, request: FastifyRequest, reply: FastifyReply, metadata?: Record<string, unknown>): void {
     // The route template (not the raw URL) keeps the series bounded; unmatched paths share one label.
     this.metrics.observe(request.method, request.routeOptions.url ?? 'unmatched', reply.statusCode, reply.elapsedTime / 1000)
+    this.onCompleted(reply)
     super.requestCompleted(error, request, reply, metadata)
   }
 }

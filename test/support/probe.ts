@@ -36,3 +36,22 @@ export const probeFeature: V2Routes = async (v2) => {
     throw new Error('secret internal detail: connection string postgres://user:hunter2@db')
   })
 }
+
+/**
+ * A probe route that answers only when released, to test request deadlines: `slow.arrived` resolves once a request
+ * is being handled, `slow.release()` lets every waiting request finish.
+ */
+export function slowProbe() {
+  let arrive: () => void = () => {}
+  let release: () => void = () => {}
+  const arrived = new Promise<void>((resolve) => (arrive = resolve))
+  const released = new Promise<void>((resolve) => (release = resolve))
+  const routes: V2Routes = async (v2) => {
+    v2.get('/probe/slow', { schema: { operationId: 'probeSlow', tags: ['probe'] } }, async () => {
+      arrive()
+      await released
+      return { status: SUCCESS }
+    })
+  }
+  return { routes, arrived, release }
+}

@@ -36,12 +36,12 @@ const WHEN: Record<ApiErrorCode, string> = {
   'API-520': 'an unexpected failure; the body carries no internals',
   'API-521': 'the application key sent more requests this minute than allowed; see Retry-After',
   'API-522': 'the service is switched to maintenance',
-  'API-523': 'the request took too long',
+  'API-523': 'the request was not answered within the server limit (HANDLER_TIMEOUT_MS)',
   'API-526': 'the requested feature is not supported',
 }
 
 /** The gateway answers these on every /v2 route, whatever the route does. */
-export const GATEWAY_ERROR_CODES: readonly ApiErrorCode[] = ['API-420', 'API-440', 'API-422', 'API-404', 'API-521', 'API-520', 'API-522']
+export const GATEWAY_ERROR_CODES: readonly ApiErrorCode[] = ['API-420', 'API-440', 'API-422', 'API-404', 'API-521', 'API-520', 'API-522', 'API-523']
 
 /** OpenAPI responses for the given error codes, grouped by HTTP status, generated from the one error table. */
 export function errorResponses(codes: readonly ApiErrorCode[]): Record<number, TSchema> {
