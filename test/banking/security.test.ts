@@ -4,6 +4,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { ACCESS_TOKEN_TTL_MS } from '../../src/banking/auth-service.js'
 import { CUSTOMER_2, expectStatus, login, withToken } from '../support/banking.js'
 import { startTestApp, type TestApp } from '../support/harness.js'
+import { sandboxTokens } from '../support/oauth.js'
+import { describeSecuritySuite } from '../support/security-suite.js'
 
 let t: TestApp
 let customer1Token: string
@@ -71,13 +73,36 @@ describe.each(endpoints)('$name', (endpoint) => {
     expectStatus(await send(token), 401, 'API-448')
   })
 
-  it('a wrong application key → API-440/403, whatever the token', async () => {
-    expectStatus(await send(customer1Token, { 'x-svc-key': 'fk_wrong' }), 403, 'API-440')
-  })
-
   it('the valid token still works after all those refusals', async () => {
     expectStatus(await withToken(t, customer1Token)('GET', '/v2/accounts?v=1'), 200, 'API-200')
   })
+})
+
+// The refusals every API family shares: no key, a wrong or revoked application key, a token without the scope,
+// maintenance. Each in the banking envelope.
+const REFUSED = {
+  'no key': [400, 'API-420'],
+  'wrong key': [403, 'API-440'],
+  'revoked application': [403, 'API-440'],
+  'wrong scope': [401, 'API-448'],
+  maintenance: [503, 'API-522'],
+} as const
+
+describeSecuritySuite({
+  family: 'banking',
+  app: () => t,
+  routes: endpoints,
+  keyHeader: 'x-svc-key',
+  allowed: async () => ({ authorization: await login(t) }),
+  async revokedApplication() {
+    const { application, key } = await t.app.services.applications.create('Revoked meanwhile')
+    const headers = { 'x-svc-key': key, authorization: await login(t) }
+    await t.app.services.applications.revoke(application.id)
+    return headers
+  },
+  wrongScope: async () => ({ authorization: (await sandboxTokens(t, undefined, 'reporting')).access_token }),
+  expectAllowed: (res) => expectStatus(res, 200, 'API-200'),
+  expectRefused: (res, refusal) => expectStatus(res, REFUSED[refusal][0], REFUSED[refusal][1]),
 })
 
 describe("another customer's account token", () => {
