@@ -19,12 +19,18 @@ let db: Db
 beforeAll(async () => {
   database = await createTestDatabase()
   db = openDatabase(database.url)
+  // Every test starts from a migrated database holding one customer of its own, whatever ran before it.
+  const file = join(dir, 'seed.json')
+  writeFileSync(file, JSON.stringify({ customers: [{ ...customer(99_999_999, await hashSecret('seed')), id: SEEDED_ID }] }))
+  const seeded = await finapi(['import', file])
+  if (seeded.code !== 0) throw new Error(`seeding failed: ${seeded.stderr}`)
 })
 afterAll(async () => {
   await db.close()
   await database.drop()
 })
 
+const SEEDED_ID = 'SEEDED-1'
 const production = () => ({ MODE: 'production', DATABASE_URL: database.url, LOG_LEVEL: 'warn' })
 const finapi = (args: string[]) => runFinapi(args, production())
 
@@ -66,13 +72,14 @@ describe('finapi import', () => {
   it('loads a generated 10,000-customer file, whose customers then sign in', async () => {
     // Operators migrating from another system bring hashes; one shared hash keeps the test fast.
     const secretHash = await hashSecret('bulk-password')
+    const before = await counts()
     const file = join(dir, 'bulk.json')
     writeFileSync(file, JSON.stringify({ customers: Array.from({ length: 10_000 }, (_, i) => customer(i, secretHash)) }))
     const res = await finapi(['import', file])
     expect(res.stderr).toBe('')
     expect(res.code).toBe(0)
     expect(res.stdout).toContain('Imported 10000 customers, 10000 credentials, 20000 accounts')
-    expect(await counts()).toEqual({ customers: 10_000, credentials: 10_000, accounts: 20_000 })
+    expect(await counts()).toEqual({ customers: before.customers + 10_000, credentials: before.credentials + 10_000, accounts: before.accounts + 20_000 })
 
     // A production server on the same database serves an imported customer.
     const server = await startFinapiServer(production())
@@ -95,7 +102,7 @@ describe('finapi import', () => {
   it.each([
     ['an amount with four decimals', (c: ReturnType<typeof customer>) => (c.accounts[1]!.balance.limitBalance!.setLimit.amount = '1000.1234'), 'customers[5000].accounts[1]', 'balance.limitBalance.setLimit.amount'],
     ['a missing productName', (c: ReturnType<typeof customer>) => delete (c.accounts[0]!.details as Record<string, unknown>)['productName'], 'customers[5000].accounts[0]', 'details.productName'],
-    ['a customer id already in the database', (c: ReturnType<typeof customer>) => (c.id = 'BULK-00000001'), 'customers[5000]', 'id'],
+    ['a customer id already in the database', (c: ReturnType<typeof customer>) => (c.id = SEEDED_ID), 'customers[5000]', 'id'],
     ['a parentRef naming no account', (c: ReturnType<typeof customer>) => ((c.accounts[1]!.account as Record<string, unknown>)['parentRef'] = 'nope'), 'customers[5000]', 'account.parentRef'],
     ['apiStructType naming another member', (c: ReturnType<typeof customer>) => (c.accounts[0]!.balance.apiStructType = 'limitBalance'), 'customers[5000]', 'balance.apiStructType'],
   ])('rejects a file with %s without loading any of it', async (_label, spoil, record, field) => {
