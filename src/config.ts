@@ -6,6 +6,12 @@ import { Value } from 'typebox/value'
 /** The documented sandbox key: "one shared key for all developers" (banking spec, Authentication 1). */
 export const DEFAULT_SANDBOX_API_KEY = 'sandbox-key-finapi'
 export const DEFAULT_SQLITE_URL = 'sqlite:./data/finapi.db'
+/**
+ * The sandbox's server secret: public on purpose (it is in the README), so sandbox lookup keys protect nothing.
+ * Production has no default and refuses this value.
+ */
+export const SANDBOX_SECRETS_KEY = 'finapi-sandbox-secrets-key-not-a-secret'
+const MIN_SECRETS_KEY_LENGTH = 32
 
 const EnvSchema = Type.Object({
   MODE: Type.Enum(['sandbox', 'production'], { default: 'sandbox' }),
@@ -18,6 +24,7 @@ const EnvSchema = Type.Object({
   BODY_LIMIT_BYTES: Type.Integer({ minimum: 1024, maximum: 10_485_760, default: 65_536 }),
   LOG_LEVEL: Type.Enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], { default: 'info' }),
   PRUNE_INTERVAL_SECONDS: Type.Integer({ minimum: 0, maximum: 86_400, default: 600 }),
+  SECRETS_KEY: Type.Optional(Type.String()),
 })
 
 export interface Config {
@@ -37,6 +44,11 @@ export interface Config {
   readonly logLevel: string
   /** How often each server deletes expired sessions, tokens and codes; 0 leaves it to `finapi prune`. */
   readonly pruneIntervalMs: number
+  /**
+   * The server secret keys are derived from (platform/crypto.ts deriveKey). Not enumerable, so logging or
+   * serialising the config never shows it.
+   */
+  readonly secretsKey: string
 }
 
 export class ConfigError extends Error {
@@ -60,19 +72,24 @@ export function loadConfig(env: Env): Config {
     const variable = first.instancePath.replace(/^\//, '')
     const allowed = (first.params as { allowedValues?: unknown[] }).allowedValues
     const hint = allowed ? ` (one of ${allowed.join(', ')})` : ''
-    throw new ConfigError(`Invalid environment variable ${variable}=${JSON.stringify(raw[variable] ?? '')}: ${first.message}${hint}`)
+    const shown = variable === 'SECRETS_KEY' ? '(hidden)' : JSON.stringify(raw[variable] ?? '')
+    throw new ConfigError(`Invalid environment variable ${variable}=${shown}: ${first.message}${hint}`)
   }
   const e = converted as Static<typeof EnvSchema>
 
   if (e.MODE === 'production') {
-    // Production never runs on a default: a missing database or a leftover sandbox setting stops the boot.
+    // Production never runs on a default: a missing database or secret, or a leftover sandbox setting stops the boot.
     if (e.DATABASE_URL === undefined) throw new ConfigError('DATABASE_URL must be set when MODE=production')
     if (e.SANDBOX_API_KEY !== undefined) {
       throw new ConfigError('SANDBOX_API_KEY is a sandbox setting and must not be set when MODE=production')
     }
+    if (e.SECRETS_KEY === undefined) throw new ConfigError('SECRETS_KEY must be set when MODE=production (at least 32 characters, e.g. openssl rand -base64 48)')
+    if (e.SECRETS_KEY === SANDBOX_SECRETS_KEY) throw new ConfigError('SECRETS_KEY must not be the published sandbox value when MODE=production')
   }
+  const secretsKey = e.SECRETS_KEY ?? SANDBOX_SECRETS_KEY
+  if (secretsKey.length < MIN_SECRETS_KEY_LENGTH) throw new ConfigError(`SECRETS_KEY must be at least ${MIN_SECRETS_KEY_LENGTH} characters (value hidden)`)
 
-  return Object.freeze({
+  const config = {
     mode: e.MODE,
     host: e.HOST,
     port: e.PORT,
@@ -83,5 +100,6 @@ export function loadConfig(env: Env): Config {
     bodyLimitBytes: e.BODY_LIMIT_BYTES,
     logLevel: e.LOG_LEVEL,
     pruneIntervalMs: e.PRUNE_INTERVAL_SECONDS * 1000,
-  })
+  } as Omit<Config, 'secretsKey'>
+  return Object.freeze(Object.defineProperty(config, 'secretsKey', { value: secretsKey, enumerable: false }) as Config)
 }

@@ -25,7 +25,7 @@ afterAll(async () => {
   await database.drop()
 })
 
-const production = () => ({ MODE: 'production', DATABASE_URL: database.url, LOG_LEVEL: 'warn' })
+const production = () => ({ MODE: 'production', DATABASE_URL: database.url, LOG_LEVEL: 'warn', SECRETS_KEY: 'import-test-secrets-key-0123456789abcdef' })
 const finapi = (args: string[]) => runFinapi(args, production())
 
 function customer(i: number, secretHash: string) {
