@@ -8,10 +8,11 @@ import Fastify, { type FastifyBaseLogger, type FastifyReply, type FastifyInstanc
 import type { Logger } from 'pino'
 import { createApplicationService, type ApplicationService } from './applications/service.js'
 import { createAccountsService, type AccountsService } from './banking/accounts-service.js'
-import { createAuthService, pruneSessions, type AuthService } from './banking/auth-service.js'
+import { createAuthService, type AuthService } from './banking/auth-service.js'
 import { bankingRoutes } from './banking/routes.js'
 import { SANDBOX_CUSTOMER_1_ID } from './banking/sandbox-data.js'
 import type { Config } from './config.js'
+import { createIdentityService, pruneSessions, type IdentityService } from './identity/service.js'
 import { createAuthorizeService, pruneConsentsAndCodes, type AuthorizeService } from './oauth/authorize-service.js'
 import { createClientService, type ClientService } from './oauth/clients-service.js'
 import { oauthRoutes } from './oauth/routes.js'
@@ -33,11 +34,13 @@ export const VERSION: string = JSON.parse(readFileSync(new URL('../package.json'
 export interface Services {
   applications: ApplicationService
   maintenance: MaintenanceSwitch
+  /** Customers, credentials, sessions; resolvePrincipal for every interface. */
+  identity: IdentityService
   auth: AuthService
   accounts: AccountsService
   oauthClients: ClientService
   oauthAuthorize: AuthorizeService
-  /** Also resolves OAuth access tokens for the banking (via auth) and reporting interfaces. */
+  /** Also identity's AccessTokenResolver: OAuth access tokens become principals through identity. */
   oauthTokens: TokenService
   housekeeping: Housekeeping
 }
@@ -109,20 +112,20 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   const applications = createApplicationService({ db, clock })
   const oauthClients = createClientService({ db, clock, applications })
   const oauthTokens = createTokenService({ db, clock, clients: oauthClients })
+  // OAuth access tokens resolve to principals through identity, which never imports OAuth.
+  const identity = createIdentityService({ db, clock, secretsKey: config.secretsKey, accessTokens: oauthTokens })
   const auth = createAuthService({
-    db,
-    clock,
-    // OAuth access tokens work as Authorization tokens on the banking interface.
-    grants: oauthTokens,
+    identity,
     options: { lenientCustomerId: config.mode === 'sandbox' && !config.sandboxStrictTokens ? SANDBOX_CUSTOMER_1_ID : undefined },
   })
   const services: Services = {
     applications,
     maintenance: createMaintenanceSwitch({ db, clock, onError: (err) => logger.warn({ err }, 'maintenance poll failed') }),
+    identity,
     auth,
     accounts: createAccountsService({ db }),
     oauthClients,
-    oauthAuthorize: createAuthorizeService({ db, clock, clients: oauthClients, signIn: auth }),
+    oauthAuthorize: createAuthorizeService({ db, clock, clients: oauthClients, identity }),
     oauthTokens,
     housekeeping: createHousekeeping({
       tasks: pruneTasks(db, clock),

@@ -4,6 +4,8 @@
 import { createApplicationService } from './applications/service.js'
 import { importData } from './banking/importer.js'
 import { SANDBOX_CUSTOMER_1_ID, sandboxDataset } from './banking/sandbox-data.js'
+import { createIdentityImport } from './identity/import.js'
+import { customerExists } from './identity/service.js'
 import { createClientService } from './oauth/clients-service.js'
 import type { Config } from './config.js'
 import type { Clock } from './platform/clock.js'
@@ -16,17 +18,13 @@ export async function prepareDatabase(config: Config, db: Db, clock: Clock): Pro
     const applications = createApplicationService({ db, clock })
     await applications.ensureSandboxKey(config.sandboxApiKey)
     await createClientService({ db, clock, applications }).ensureSandboxClient()
-    if (!(await sandboxLoaded(db))) {
+    if (!(await customerExists(db, SANDBOX_CUSTOMER_1_ID))) {
       try {
-        await importData({ db, clock }, sandboxDataset())
+        await importData({ db, clock, identity: createIdentityImport(config.secretsKey) }, sandboxDataset())
       } catch (err) {
         // Another process starting on the same database may have loaded it first.
-        if (!(await sandboxLoaded(db))) throw err
+        if (!(await customerExists(db, SANDBOX_CUSTOMER_1_ID))) throw err
       }
     }
   }
-}
-
-async function sandboxLoaded(db: Db): Promise<boolean> {
-  return (await db.kysely.selectFrom('customers').select('id').where('id', '=', SANDBOX_CUSTOMER_1_ID).executeTakeFirst()) !== undefined
 }
