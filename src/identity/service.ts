@@ -93,9 +93,12 @@ export function createIdentityService(deps: IdentityDeps): IdentityService {
     switch (claim.kind) {
       case 'partyIdentifiers': {
         const key = partyLookupKey(partyKey, claim.party)
-        const credential = await repo.findCredential(db.kysely, brand, lob, claim.kind, key)
+        // Both lookups always run, so the time taken does not tell a keyed row from a legacy or an unknown one.
+        const [credential, legacy] = await Promise.all([
+          repo.findCredential(db.kysely, brand, lob, claim.kind, key),
+          repo.findCredential(db.kysely, brand, lob, claim.kind, legacyPartyLookupKey(claim.party)),
+        ])
         if (credential) return { credential }
-        const legacy = await repo.findCredential(db.kysely, brand, lob, claim.kind, legacyPartyLookupKey(claim.party))
         return legacy ? { credential: legacy, rekeyTo: key } : {}
       }
       case 'token':
