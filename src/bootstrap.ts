@@ -3,6 +3,8 @@
 // operators use).
 import { importData } from './banking/importer.js'
 import { SANDBOX_CUSTOMER_1_ID, sandboxDataset } from './banking/sandbox-data.js'
+import { createIdentityImport } from './identity/import.js'
+import { customerExists } from './identity/service.js'
 import type { Config } from './config.js'
 import type { Clock } from './platform/clock.js'
 import type { Db } from './platform/db/database.js'
@@ -16,18 +18,14 @@ export async function prepareDatabase(config: Config, infrastructure: { db: Db; 
   if (config.mode === 'sandbox' && config.sandboxApiKey) {
     await services.applications.ensureSandboxKey(config.sandboxApiKey)
     await services.oauth.clients.ensureSandboxClient()
-    if (!(await sandboxLoaded(db))) {
+    if (!(await customerExists(db, SANDBOX_CUSTOMER_1_ID))) {
       try {
-        await importData({ db, clock }, sandboxDataset())
+        await importData({ db, clock, identity: createIdentityImport(config.secretsKey) }, sandboxDataset())
       } catch (err) {
         // Another process starting on the same database may have loaded it first.
-        if (!(await sandboxLoaded(db))) throw err
+        if (!(await customerExists(db, SANDBOX_CUSTOMER_1_ID))) throw err
       }
     }
   }
   return applied
-}
-
-async function sandboxLoaded(db: Db): Promise<boolean> {
-  return (await db.kysely.selectFrom('customers').select('id').where('id', '=', SANDBOX_CUSTOMER_1_ID).executeTakeFirst()) !== undefined
 }

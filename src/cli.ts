@@ -5,6 +5,7 @@ import { readFile } from 'node:fs/promises'
 import { ImportFile } from './banking/import-schema.js'
 import { ImportError, importData, type Progress } from './banking/importer.js'
 import { prepareDatabase } from './bootstrap.js'
+import { createIdentityImport } from './identity/import.js'
 import { ConfigError, loadConfig, type Config } from './config.js'
 import { systemClock } from './platform/clock.js'
 import { openDatabase, type Db } from './platform/db/database.js'
@@ -142,15 +143,15 @@ async function clients(config: Config, args: string[]): Promise<void> {
 
 async function credentials(config: Config, args: string[]): Promise<void> {
   const [action, id] = args
-  await withServices(config, async ({ banking: { auth } }) => {
+  await withServices(config, async ({ identity }) => {
     if (action === 'list') {
       if (!id) throw new UsageError('credentials list needs a customer id')
-      const rows = await auth.listCredentials(id)
+      const rows = await identity.listCredentials(id)
       const lines = rows.map((c) => [c.id, c.kind + (c.tokenType ? ` (${c.tokenType})` : ''), `${c.brand}/${c.lob}`, c.restricted ? 'restricted' : '-', c.status, c.createdAt].join('\t'))
       process.stdout.write(['id\tkind\tbrand/lob\trestricted\tstatus\tcreated', ...lines].join('\n') + '\n')
     } else if (action === 'revoke') {
       if (!id) throw new UsageError('credentials revoke needs a credential id (see credentials list)')
-      if (!(await auth.revokeCredential(id))) throw new UsageError(`no active credential with id ${id}`)
+      if (!(await identity.revokeCredential(id))) throw new UsageError(`no active credential with id ${id}`)
       process.stdout.write(`Revoked credential ${id}; signing in with it now fails, and the sessions it opened have ended.\n`)
     } else {
       throw new UsageError(`unknown credentials action: ${action ?? '(none)'}`)
@@ -193,7 +194,7 @@ async function importFile(config: Config, args: string[]): Promise<void> {
     ? (phase, done, total) => process.stderr.write(`\r${phase} ${done}/${total}${done === total ? '\n' : ''}`)
     : () => {}
   await withServices(config, async (_services, db) => {
-    const summary = await importData({ db, clock: systemClock }, data, progress)
+    const summary = await importData({ db, clock: systemClock, identity: createIdentityImport(config.secretsKey) }, data, progress)
     process.stdout.write(
       `Imported ${summary.customers} customers, ${summary.credentials} credentials, ${summary.accounts} accounts, ${summary.exchangeRates} exchange rates.\n`,
     )

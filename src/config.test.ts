@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { ConfigError, DEFAULT_SANDBOX_API_KEY, loadConfig } from './config.js'
+import { ConfigError, DEFAULT_SANDBOX_API_KEY, SANDBOX_SECRETS_KEY, loadConfig } from './config.js'
 
 describe('loadConfig', () => {
   it('gives a runnable sandbox from an empty environment', () => {
@@ -45,6 +45,34 @@ describe('loadConfig', () => {
   })
 
   it('production has no sandbox key', () => {
-    expect(loadConfig({ MODE: 'production', DATABASE_URL: 'sqlite:/tmp/x.db' }).sandboxApiKey).toBeUndefined()
+    expect(loadConfig({ MODE: 'production', DATABASE_URL: 'sqlite:/tmp/x.db', SECRETS_KEY: PRODUCTION_SECRET }).sandboxApiKey).toBeUndefined()
+  })
+})
+
+const PRODUCTION_SECRET = 'p'.repeat(31) + 'x'
+
+describe('SECRETS_KEY', () => {
+  it('the sandbox uses the documented value; any other of at least 32 characters may replace it', () => {
+    expect(loadConfig({}).secretsKey).toBe(SANDBOX_SECRETS_KEY)
+    expect(loadConfig({ SECRETS_KEY: PRODUCTION_SECRET }).secretsKey).toBe(PRODUCTION_SECRET)
+  })
+
+  it('production requires it, and refuses the sandbox value', () => {
+    const production = { MODE: 'production', DATABASE_URL: 'sqlite:/tmp/x.db' }
+    expect(() => loadConfig(production)).toThrow(/SECRETS_KEY must be set/)
+    expect(() => loadConfig({ ...production, SECRETS_KEY: SANDBOX_SECRETS_KEY })).toThrow(/SECRETS_KEY must not be the published sandbox value/)
+    expect(loadConfig({ ...production, SECRETS_KEY: PRODUCTION_SECRET }).secretsKey).toBe(PRODUCTION_SECRET)
+  })
+
+  it('refuses a short key without showing it', () => {
+    const short = 'short-secret-value'
+    expect(() => loadConfig({ SECRETS_KEY: short })).toThrow(/SECRETS_KEY must be at least 32 characters/)
+    expect(() => loadConfig({ SECRETS_KEY: short })).not.toThrow(new RegExp(short))
+  })
+
+  it('is never serialised with the config', () => {
+    const config = loadConfig({ SECRETS_KEY: PRODUCTION_SECRET })
+    expect(JSON.stringify(config)).not.toContain(PRODUCTION_SECRET)
+    expect(Object.keys(config)).not.toContain('secretsKey')
   })
 })

@@ -6,6 +6,12 @@ import { Value } from 'typebox/value'
 /** The documented sandbox key: "one shared key for all developers" (banking spec, Authentication 1). */
 export const DEFAULT_SANDBOX_API_KEY = 'sandbox-key-finapi'
 export const DEFAULT_SQLITE_URL = 'sqlite:./data/finapi.db'
+/**
+ * The sandbox's server secret: public on purpose (it is in the README), so sandbox lookup keys protect nothing.
+ * Production has no default and refuses this value.
+ */
+export const SANDBOX_SECRETS_KEY = 'finapi-sandbox-secrets-key-not-a-secret'
+const MIN_SECRETS_KEY_LENGTH = 32
 
 const EnvSchema = Type.Object({
   MODE: Type.Enum(['sandbox', 'production'], { default: 'sandbox' }),
@@ -19,6 +25,7 @@ const EnvSchema = Type.Object({
   LOG_LEVEL: Type.Enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], { default: 'info' }),
   PRUNE_INTERVAL_SECONDS: Type.Integer({ minimum: 0, maximum: 86_400, default: 600 }),
   HANDLER_TIMEOUT_MS: Type.Integer({ minimum: 100, maximum: 600_000, default: 10_000 }),
+  SECRETS_KEY: Type.Optional(Type.String()),
 })
 
 export interface Config {
@@ -40,6 +47,11 @@ export interface Config {
   readonly pruneIntervalMs: number
   /** A request not answered this long after it arrived is answered with a timeout (API-523 on /v2). */
   readonly handlerTimeoutMs: number
+  /**
+   * The server secret keys are derived from (platform/crypto.ts deriveKey). Not enumerable, so logging or
+   * serialising the config never shows it.
+   */
+  readonly secretsKey: string
 }
 
 export class ConfigError extends Error {
@@ -63,19 +75,24 @@ export function loadConfig(env: Env): Config {
     const variable = first.instancePath.replace(/^\//, '')
     const allowed = (first.params as { allowedValues?: unknown[] }).allowedValues
     const hint = allowed ? ` (one of ${allowed.join(', ')})` : ''
-    throw new ConfigError(`Invalid environment variable ${variable}=${JSON.stringify(raw[variable] ?? '')}: ${first.message}${hint}`)
+    const shown = variable === 'SECRETS_KEY' ? '(hidden)' : JSON.stringify(raw[variable] ?? '')
+    throw new ConfigError(`Invalid environment variable ${variable}=${shown}: ${first.message}${hint}`)
   }
   const e = converted as Static<typeof EnvSchema>
 
   if (e.MODE === 'production') {
-    // Production never runs on a default: a missing database or a leftover sandbox setting stops the boot.
+    // Production never runs on a default: a missing database or secret, or a leftover sandbox setting stops the boot.
     if (e.DATABASE_URL === undefined) throw new ConfigError('DATABASE_URL must be set when MODE=production')
     if (e.SANDBOX_API_KEY !== undefined) {
       throw new ConfigError('SANDBOX_API_KEY is a sandbox setting and must not be set when MODE=production')
     }
+    if (e.SECRETS_KEY === undefined) throw new ConfigError('SECRETS_KEY must be set when MODE=production (at least 32 characters, e.g. openssl rand -base64 48)')
+    if (e.SECRETS_KEY === SANDBOX_SECRETS_KEY) throw new ConfigError('SECRETS_KEY must not be the published sandbox value when MODE=production')
   }
+  const secretsKey = e.SECRETS_KEY ?? SANDBOX_SECRETS_KEY
+  if (secretsKey.length < MIN_SECRETS_KEY_LENGTH) throw new ConfigError(`SECRETS_KEY must be at least ${MIN_SECRETS_KEY_LENGTH} characters (value hidden)`)
 
-  return Object.freeze({
+  const config = {
     mode: e.MODE,
     host: e.HOST,
     port: e.PORT,
@@ -87,5 +104,6 @@ export function loadConfig(env: Env): Config {
     logLevel: e.LOG_LEVEL,
     pruneIntervalMs: e.PRUNE_INTERVAL_SECONDS * 1000,
     handlerTimeoutMs: e.HANDLER_TIMEOUT_MS,
-  })
+  } as Omit<Config, 'secretsKey'>
+  return Object.freeze(Object.defineProperty(config, 'secretsKey', { value: secretsKey, enumerable: false }) as Config)
 }

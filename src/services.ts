@@ -5,6 +5,9 @@ import type { Logger } from 'pino'
 import { createApplicationService, type ApplicationService } from './applications/service.js'
 import { bankingFeature, type BankingServices, type V2Routes } from './banking/feature.js'
 import type { Config } from './config.js'
+import { identityFeature } from './identity/feature.js'
+import type { IdentityService } from './identity/service.js'
+import type { AccessTokenResolver } from './identity/types.js'
 import { oauthFeature, type OAuthServices } from './oauth/feature.js'
 import type { Clock } from './platform/clock.js'
 import type { Db } from './platform/db/database.js'
@@ -21,6 +24,8 @@ export interface Infrastructure {
 export interface Services {
   applications: ApplicationService
   maintenance: MaintenanceSwitch
+  /** Customers, credentials, sessions; resolvePrincipal for every interface. */
+  identity: IdentityService
   banking: BankingServices
   oauth: OAuthServices
   housekeeping: Housekeeping
@@ -40,18 +45,21 @@ export function createServices(config: Config, infrastructure: Infrastructure, o
   const applications = createApplicationService({ db, clock })
   const maintenance = createMaintenanceSwitch({ db, clock, onError: (err) => logger.warn({ err }, 'maintenance poll failed') })
 
-  // The sign-in page checks passwords with banking's service, which is built after OAuth's token service.
-  const oauth = oauthFeature({ db, clock, applications, signIn: () => banking.services.auth })
+  // The one cycle of the wiring: identity resolves OAuth access tokens through OAuth's token service, and OAuth's
+  // sign-in page verifies passwords through identity. Closed here by a resolver that forwards to OAuth once built.
+  const accessTokens: AccessTokenResolver = { find: (hash) => oauth.services.tokens.find(hash), revoke: (hash) => oauth.services.tokens.revoke(hash) }
+  const identity = identityFeature({ db, clock, secretsKey: config.secretsKey, accessTokens })
+  const oauth = oauthFeature({ db, clock, applications, identity: identity.services })
   const banking = bankingFeature({
     db,
     clock,
     applications,
     maintenance,
-    grants: oauth.services.tokens,
+    identity: identity.services,
     settings: { lenientTokens: config.mode === 'sandbox' && !config.sandboxStrictTokens, rateLimitPerMinute: config.rateLimitPerMinute },
     extraRoutes: options.extraV2Routes,
   })
-  const features: Feature[] = [banking, oauth, ...(options.extraFeatures ?? [])]
+  const features: Feature[] = [identity, banking, oauth, ...(options.extraFeatures ?? [])]
 
   const housekeeping = createHousekeeping({
     tasks: features.flatMap((f) => f.housekeeping ?? []),
@@ -62,5 +70,5 @@ export function createServices(config: Config, infrastructure: Infrastructure, o
     onError: (err) => logger.warn({ err }, 'housekeeping failed'),
   })
 
-  return { applications, maintenance, banking: banking.services, oauth: oauth.services, housekeeping, features }
+  return { applications, maintenance, identity: identity.services, banking: banking.services, oauth: oauth.services, housekeeping, features }
 }

@@ -2,7 +2,7 @@
 // used again (after their retention), and nothing still usable is. Driven through the real app on a fake clock;
 // the rows are read back from the database.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { ACCESS_TOKEN_TTL_MS, SESSION_RETENTION_MS } from '../src/banking/auth-service.js'
+import { SESSION_RETENTION_MS, SESSION_TTL_MS as ACCESS_TOKEN_TTL_MS } from '../src/identity/service.js'
 import { CODE_MEMORY_MS, CONSENT_TTL_MS } from '../src/oauth/authorize-service.js'
 import { ACCESS_TOKEN_TTL_S, REFRESH_TOKEN_TTL_S, TOKEN_RETENTION_MS } from '../src/oauth/token-service.js'
 import { sha256Hex } from '../src/platform/crypto.js'

@@ -1,8 +1,7 @@
 // SQL for application keys. Takes the database handle or a transaction; the service owns the boundary.
-import type { Kysely } from 'kysely'
-import type { ApplicationRow, Database, NewApplicationRow } from '../platform/db/schema.js'
+import type { Executor } from '../platform/db/database.js'
+import type { ApplicationRow, NewApplicationRow } from '../platform/db/schema.js'
 
-export type Executor = Kysely<Database>
 export type ApplicationRowLike = Pick<ApplicationRow, 'id' | 'name' | 'key_prefix' | 'status' | 'created_at' | 'revoked_at'>
 
 export function findByKeyHash(db: Executor, keyHash: string): Promise<ApplicationRow | undefined> {

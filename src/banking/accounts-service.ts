@@ -8,7 +8,7 @@
 import type { Static } from 'typebox'
 import type { Db } from '../platform/db/database.js'
 import { notFound, unauthenticated } from '../platform/errors.js'
-import type { Principal } from './auth-service.js'
+import type { BankingPrincipal } from './auth-service.js'
 import { convertAmount } from './money.js'
 import * as repo from './repository.js'
 import type { AccountDetails, AccountListEntry, Balance, BalanceEntry, Category, QuickBalanceEntry } from './schemas.js'
@@ -31,10 +31,10 @@ export type MaybePromise<T> = T | Promise<T>
 // What list, quickBalances and details return is shared with later calls for the same customer: never mutate it.
 // They answer at once, without a promise, when the customer's accounts are already in memory.
 export interface AccountsService {
-  list(principal: Principal, category?: Category): MaybePromise<ListEntry[]>
-  balances(principal: Principal, query: { category?: Category; groupId?: string; baseCurrency?: string }): Promise<Static<typeof BalanceEntry>[]>
-  quickBalances(principal: Principal): MaybePromise<QuickEntry[]>
-  details(principal: Principal, accountToken: string): MaybePromise<Details>
+  list(principal: BankingPrincipal, category?: Category): MaybePromise<ListEntry[]>
+  balances(principal: BankingPrincipal, query: { category?: Category; groupId?: string; baseCurrency?: string }): Promise<Static<typeof BalanceEntry>[]>
+  quickBalances(principal: BankingPrincipal): MaybePromise<QuickEntry[]>
+  details(principal: BankingPrincipal, accountToken: string): MaybePromise<Details>
   /** Drops a customer's cached accounts, for whatever changes them. */
   forget(customerId: string): void
 }
@@ -62,7 +62,7 @@ interface CustomerAccounts {
   byToken: Map<string, StoredAccount>
 }
 
-function readable(principal: Principal): string {
+function readable(principal: BankingPrincipal): string {
   // A party-identifier login may only track applications (userLevelFlags.isRestrictedToAppTracker).
   if (principal.restricted) throw unauthenticated([{ field: 'Authorization', reason: 'this login is restricted to application tracking' }])
   return principal.customerId

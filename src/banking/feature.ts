@@ -7,7 +7,8 @@ import type { Feature } from '../platform/feature.js'
 import type { App } from '../platform/http/app.js'
 import type { MaintenanceSwitch } from '../platform/maintenance.js'
 import { createAccountsService, type AccountsService } from './accounts-service.js'
-import { createAuthService, pruneSessions, type AccessGrants, type AuthService } from './auth-service.js'
+import type { IdentityService } from '../identity/service.js'
+import { createAuthService, type AuthService } from './auth-service.js'
 import { bankingErrors } from './errors.js'
 import { gateway } from './gateway/plugin.js'
 import { bankingRoutes } from './routes.js'
@@ -26,8 +27,8 @@ export interface BankingDeps {
   clock: Clock
   applications: Pick<ApplicationService, 'authenticate' | 'recall'>
   maintenance: Pick<MaintenanceSwitch, 'isOn'>
-  /** OAuth access tokens, which work as Authorization tokens on the banking interface. */
-  grants?: AccessGrants
+  /** Sign-in, sessions, soft credentials, and Authorization tokens of every kind (OAuth access tokens too). */
+  identity: IdentityService
   settings: {
     /** Sandbox without strict tokens: any Authorization string that is no session reads as the first sandbox customer. */
     lenientTokens: boolean
@@ -45,9 +46,7 @@ or a generated UUID when none was sent. Every body, errors included, carries \`s
 export function bankingFeature(deps: BankingDeps): Feature<BankingServices> {
   const { db, clock } = deps
   const auth = createAuthService({
-    db,
-    clock,
-    grants: deps.grants,
+    identity: deps.identity,
     options: { lenientCustomerId: deps.settings.lenientTokens ? SANDBOX_CUSTOMER_1_ID : undefined },
   })
   const accounts = createAccountsService({ db })
@@ -68,7 +67,6 @@ export function bankingFeature(deps: BankingDeps): Feature<BankingServices> {
         for (const routes of deps.extraRoutes ?? []) await routes(v2)
       },
     },
-    housekeeping: [{ name: 'sessions', prune: () => pruneSessions(db, clock) }],
     openapi: {
       description: DESCRIPTION,
       securitySchemes: {

@@ -35,7 +35,7 @@ export const ImportCredential = Type.Union([
       firstGivenName: Str(100),
       surname: Str(100),
       dateOfBirth: APIDateString,
-      mobile: Type.Optional(Str(20, 'when set, a party-identifiers login must send this mobile')),
+      mobile: Str(20, 'required: a party-identifiers login must send this mobile, and is refused without it'),
     },
     strict,
   ),

@@ -5,11 +5,13 @@ import { randomUUID } from 'node:crypto'
 import type { Insertable } from 'kysely'
 import { Value } from 'typebox/value'
 import type { Clock } from '../platform/clock.js'
-import { hashSecret, randomSecret } from '../platform/crypto.js'
+import { randomSecret } from '../platform/crypto.js'
 import type { Db } from '../platform/db/database.js'
-import type { AccountsTable, CredentialsTable, CustomersTable } from '../platform/db/schema.js'
-import { partyLookupKey } from './auth-service.js'
+import type { AccountsTable } from '../platform/db/schema.js'
+import type { IdentityImport, PreparedCredential } from '../identity/import.js'
+import type { NewCredential } from '../identity/types.js'
 import { ImportFile, type ImportAccount, type ImportCredential, type ImportCustomer } from './import-schema.js'
+import * as repo from './repository.js'
 import { BALANCE_KINDS, DETAIL_KINDS } from './schemas.js'
 
 export class ImportError extends Error {
@@ -35,9 +37,16 @@ export interface ImportSummary {
 const BATCH = 500
 const HASH_CONCURRENCY = 4
 
-export async function importData(deps: { db: Pick<Db, 'kysely'>; clock: Clock }, data: unknown, onProgress: Progress = () => {}): Promise<ImportSummary> {
+export interface ImportDeps {
+  db: Pick<Db, 'kysely'>
+  clock: Clock
+  /** Identity's side: credential lookup keys, hashing, and the customer and credential writes. */
+  identity: IdentityImport
+}
+
+export async function importData(deps: ImportDeps, data: unknown, onProgress: Progress = () => {}): Promise<ImportSummary> {
   const file = checkStructure(data)
-  const { db, clock } = deps
+  const { db, clock, identity } = deps
   const now = clock.now().toISOString()
 
   // ---- Semantic checks within the file ----
@@ -50,7 +59,7 @@ export async function importData(deps: { db: Pick<Db, 'kysely'>; clock: Clock },
     if (customerIds.has(customer.id)) throw new ImportError(record, 'id', `appears twice in the file (also ${customerIds.get(customer.id)})`)
     customerIds.set(customer.id, record)
     customer.credentials.forEach((credential, j) => {
-      const key = lookupOf(customer, credential)
+      const key = JSON.stringify([customer.brand, customer.lob, credential.kind, identity.lookupKey(newCredential(credential))])
       const where = `${record}.credentials[${j}]`
       if (lookups.has(key)) throw new ImportError(where, 'kind', `the same ${credential.kind} credential is also at ${lookups.get(key)}`)
       lookups.set(key, where)
@@ -80,24 +89,25 @@ export async function importData(deps: { db: Pick<Db, 'kysely'>; clock: Clock },
   onProgress('validating', file.customers.length, file.customers.length)
 
   // ---- Checks against what the database already holds ----
-  await assertAbsent(db, 'customers', 'id', [...customerIds.keys()], (id) => customerIds.get(id)!, 'id', 'already exists in the database')
-  await assertAbsent(db, 'accounts', 'account_token', [...tokens.keys()], (t) => tokens.get(t)!, 'accountToken', 'is already used in the database')
-  for (const chunk of chunks([...lookups.keys()], BATCH)) {
-    const rows = await db.kysely
-      .selectFrom('credentials')
-      .select(['brand', 'lob', 'kind', 'lookup_key'])
-      .where((eb) => eb.or(chunk.map((key) => {
-        const [brand, lob, kind, lookup] = JSON.parse(key) as string[]
-        return eb.and([eb('brand', '=', brand!), eb('lob', '=', lob!), eb('kind', '=', kind!), eb('lookup_key', '=', lookup!)])
-      })))
-      .execute()
-    const first = rows[0]
-    if (first) throw new ImportError(lookups.get(JSON.stringify([first.brand, first.lob, first.kind, first.lookup_key]))!, 'kind', 'this credential already exists in the database')
+  for (const chunk of chunks([...customerIds.keys()], BATCH)) {
+    const found = await identity.firstExistingCustomer(db.kysely, chunk)
+    if (found !== undefined) throw new ImportError(customerIds.get(found)!, 'id', 'already exists in the database')
+  }
+  for (const chunk of chunks([...tokens.keys()], BATCH)) {
+    const found = await repo.firstExistingAccountToken(db.kysely, chunk)
+    if (found !== undefined) throw new ImportError(tokens.get(found)!, 'accountToken', 'is already used in the database')
+  }
+  const credentialRefs = plans.flatMap(({ customer, record }) =>
+    customer.credentials.map((credential, j) => ({ brand: customer.brand, lob: customer.lob, credential: newCredential(credential), ref: `${record}.credentials[${j}]` })),
+  )
+  for (const chunk of chunks(credentialRefs, BATCH)) {
+    const found = await identity.firstExistingCredential(db.kysely, chunk)
+    if (found !== undefined) throw new ImportError(found, 'kind', 'this credential already exists in the database')
   }
 
   // ---- Hash secrets (the slow part: scrypt on the thread pool) ----
   const pending = plans.flatMap(({ customer }) => customer.credentials.map((credential) => ({ customer, credential })))
-  const credentialRows: Insertable<CredentialsTable>[] = new Array(pending.length)
+  const credentialRows: PreparedCredential[] = new Array(pending.length)
   let done = 0
   let next = 0
   await Promise.all(
@@ -105,7 +115,7 @@ export async function importData(deps: { db: Pick<Db, 'kysely'>; clock: Clock },
       while (next < pending.length) {
         const index = next++
         const { customer, credential } = pending[index]!
-        credentialRows[index] = await credentialRow(customer, credential, now)
+        credentialRows[index] = await identity.prepareCredential(customer, newCredential(credential), now)
         if (++done % 100 === 0) onProgress('hashing', done, pending.length)
       }
     }),
@@ -113,33 +123,24 @@ export async function importData(deps: { db: Pick<Db, 'kysely'>; clock: Clock },
   onProgress('hashing', pending.length, pending.length)
 
   // ---- Write everything in one transaction ----
-  const customerRows: Insertable<CustomersTable>[] = plans.map(({ customer }) => ({
-    id: customer.id,
-    brand: customer.brand,
-    lob: customer.lob,
-    is_business: customer.isBusiness ? 1 : 0,
-    created_at: now,
-  }))
+  const customerRows = plans.map(({ customer }) => identity.prepareCustomer(customer, now))
   const accountRows: Insertable<AccountsTable>[] = plans.flatMap(({ customer, accountTokens }) =>
     customer.accounts.map((account, position) => accountRow(customer, account, position, accountTokens)),
   )
   const total = customerRows.length + credentialRows.length + accountRows.length
   let written = 0
+  const writeAll = async <T>(rows: T[], write: (chunk: T[]) => Promise<void>) => {
+    for (const chunk of chunks(rows, BATCH)) {
+      await write(chunk)
+      written += chunk.length
+      onProgress('writing', written, total)
+    }
+  }
   await db.kysely.transaction().execute(async (trx) => {
-    for (const rate of file.exchangeRates ?? []) {
-      await trx
-        .insertInto('exchange_rates')
-        .values({ from_currency: rate.from, to_currency: rate.to, rate: rate.rate })
-        .onConflict((oc) => oc.columns(['from_currency', 'to_currency']).doUpdateSet({ rate: rate.rate }))
-        .execute()
-    }
-    for (const [table, rows] of [['customers', customerRows], ['credentials', credentialRows], ['accounts', accountRows]] as const) {
-      for (const chunk of chunks<object>(rows, BATCH)) {
-        await trx.insertInto(table).values(chunk as never).execute()
-        written += chunk.length
-        onProgress('writing', written, total)
-      }
-    }
+    for (const rate of file.exchangeRates ?? []) await repo.upsertExchangeRate(trx, rate.from, rate.to, rate.rate)
+    await writeAll(customerRows, (chunk) => identity.insertCustomers(trx, chunk))
+    await writeAll(credentialRows, (chunk) => identity.insertCredentials(trx, chunk))
+    await writeAll(accountRows, (chunk) => repo.insertAccounts(trx, chunk))
   })
 
   return { customers: customerRows.length, credentials: credentialRows.length, accounts: accountRows.length, exchangeRates: file.exchangeRates?.length ?? 0 }
@@ -180,42 +181,18 @@ function checkAccount(account: ImportAccount, where: string): void {
   }
 }
 
-function lookupOf(customer: ImportCustomer, credential: ImportCredential): string {
-  return JSON.stringify([customer.brand, customer.lob, credential.kind, lookupKey(credential)])
-}
-
-function lookupKey(credential: ImportCredential): string {
+/** The import file's credential as identity takes it. */
+function newCredential(credential: ImportCredential): NewCredential {
   switch (credential.kind) {
+    case 'partyIdentifiers':
+      return { kind: credential.kind, party: { firstGivenName: credential.firstGivenName, surname: credential.surname, dateOfBirth: credential.dateOfBirth }, mobile: credential.mobile }
+    case 'deviceRegIdPasscode':
+      return { kind: credential.kind, identifier: credential.deviceRegId, secret: credential.secret, secretHash: credential.secretHash, publicKey: credential.publicKey }
     case 'usernamePassword':
     case 'ivrPasscode':
-      return credential.username
-    case 'partyIdentifiers':
-      return partyLookupKey(credential.firstGivenName, credential.surname, credential.dateOfBirth)
+      return { kind: credential.kind, identifier: credential.username, secret: credential.secret, secretHash: credential.secretHash }
     default:
-      return credential.deviceRegId
-  }
-}
-
-async function credentialRow(customer: ImportCustomer, credential: ImportCredential, now: string): Promise<Insertable<CredentialsTable>> {
-  const secretHash =
-    credential.kind === 'partyIdentifiers'
-      ? await hashSecret(credential.mobile ?? '')
-      : (credential.secretHash ?? (await hashSecret(credential.secret!)))
-  return {
-    id: randomUUID(),
-    customer_id: customer.id,
-    kind: credential.kind,
-    brand: customer.brand,
-    lob: customer.lob,
-    lookup_key: lookupKey(credential),
-    secret_hash: secretHash,
-    public_key: credential.kind === 'deviceRegIdPasscode' ? credential.publicKey : null,
-    token_type: null,
-    restricted: credential.kind === 'partyIdentifiers' ? 1 : 0,
-    failed_attempts: 0,
-    locked_until: null,
-    revoked_at: null,
-    created_at: now,
+      return { kind: credential.kind, identifier: credential.deviceRegId, secret: credential.secret, secretHash: credential.secretHash }
   }
 }
 
@@ -235,25 +212,6 @@ function accountRow(customer: ImportCustomer, account: ImportAccount, position: 
     balance_json: JSON.stringify(account.balance),
     threshold_json: account.balanceThreshold ? JSON.stringify(account.balanceThreshold) : null,
     details_json: JSON.stringify(account.details),
-  }
-}
-
-async function assertAbsent(
-  db: Pick<Db, 'kysely'>,
-  table: 'customers' | 'accounts',
-  column: 'id' | 'account_token',
-  values: string[],
-  record: (value: string) => string,
-  field: string,
-  reason: string,
-): Promise<void> {
-  for (const chunk of chunks(values, BATCH)) {
-    const found = await db.kysely
-      .selectFrom(table)
-      .select(column as 'id')
-      .where(column as 'id', 'in', chunk)
-      .executeTakeFirst()
-    if (found) throw new ImportError(record(found.id), field, reason)
   }
 }
 

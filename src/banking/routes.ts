@@ -8,7 +8,7 @@ import { SUCCESS } from './errors.js'
 import { sendRendered } from '../platform/rendered.js'
 import { errorResponses, successBody } from './gateway/schemas.js'
 import type { AccountsService } from './accounts-service.js'
-import type { AuthService, Principal } from './auth-service.js'
+import type { AuthService, BankingPrincipal } from './auth-service.js'
 import {
   AccountDetails,
   AccountListEntry,
@@ -25,7 +25,7 @@ import {
 
 declare module 'fastify' {
   interface FastifyRequest {
-    principal?: Principal
+    principal?: BankingPrincipal
   }
 }
 
@@ -56,7 +56,7 @@ export async function bankingRoutes(v2: App, services: BankingServices): Promise
       done()
     }, done)
   }
-  const principal = (request: FastifyRequest): Principal => request.principal!
+  const principal = (request: FastifyRequest): BankingPrincipal => request.principal!
 
   v2.post(
     '/auth',

@@ -11,7 +11,7 @@ import { DomainError } from '../platform/errors.js'
 import type { Clock } from '../platform/clock.js'
 import { randomSecret, sha256Hex } from '../platform/crypto.js'
 import type { Db } from '../platform/db/database.js'
-import type { AuthService } from '../banking/auth-service.js'
+import type { IdentityService } from '../identity/service.js'
 import { checkAuthorizeRequest, pageProblem, readAuthorizeParams } from './authorize-request.js'
 import type { ClientService, OAuthClient } from './clients-service.js'
 import { formActionSource, redirectAllowed, withParams } from './redirect-uri.js'
@@ -77,9 +77,10 @@ export function createAuthorizeService(deps: {
   db: Pick<Db, 'kysely'>
   clock: Clock
   clients: Pick<ClientService, 'find' | 'get'>
-  signIn: Pick<AuthService, 'verifyPassword'>
+  /** Verifies the page's username and password with identity's hashing, lockout and uniform failure. */
+  identity: Pick<IdentityService, 'verify'>
 }): AuthorizeService {
-  const { db, clock, clients, signIn } = deps
+  const { db, clock, clients, identity } = deps
 
   function view(client: OAuthClient, consent: Pick<repo.ConsentRow, 'scope' | 'redirect_uri'>, csrfToken: string): PageView {
     const url = new URL(consent.redirect_uri)
@@ -151,7 +152,7 @@ export function createAuthorizeService(deps: {
         if (!username || !password || username.length > MAX_CREDENTIAL_LENGTH || password.length > MAX_CREDENTIAL_LENGTH) return failed
         let customerId: string
         try {
-          customerId = (await signIn.verifyPassword(consent.brand, consent.lob, username, password)).customerId
+          customerId = (await identity.verify(consent.brand, consent.lob, { kind: 'usernamePassword', identifier: username, secret: password })).customerId
         } catch (err) {
           // Every sign-in failure (unknown user, wrong password, locked) reads the same on the page.
           if (err instanceof DomainError && err.kind === 'unauthenticated') return failed

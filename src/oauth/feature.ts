@@ -1,7 +1,7 @@
 // The OAuth 2.0 authorization server as one feature: clients, the authorize pages and the token endpoint under
 // /oauth2/v3, its expiring rows and its part of the OpenAPI document.
 import type { ApplicationService } from '../applications/service.js'
-import type { AuthService } from '../banking/auth-service.js'
+import type { IdentityService } from '../identity/service.js'
 import type { Clock } from '../platform/clock.js'
 import type { Db } from '../platform/db/database.js'
 import type { Feature } from '../platform/feature.js'
@@ -23,7 +23,7 @@ export interface OAuthDeps {
   clock: Clock
   applications: Pick<ApplicationService, 'authenticate' | 'list'>
   /** Checks the account holder's username and password on the sign-in page. */
-  signIn: () => Pick<AuthService, 'verifyPassword'>
+  identity: Pick<IdentityService, 'verify'>
 }
 
 const DESCRIPTION = `OAuth 2.0 authorization server (\`/oauth2/v3\`): the account holder signs in and allows a client at
@@ -34,8 +34,7 @@ export function oauthFeature(deps: OAuthDeps): Feature<OAuthServices> {
   const { db, clock } = deps
   const clients = createClientService({ db, clock, applications: deps.applications })
   const tokens = createTokenService({ db, clock, clients })
-  // The sign-in check is looked up when the page is answered: its owner is built after this feature.
-  const authorize = createAuthorizeService({ db, clock, clients, signIn: { verifyPassword: (...args) => deps.signIn().verifyPassword(...args) } })
+  const authorize = createAuthorizeService({ db, clock, clients, identity: deps.identity })
   return {
     name: 'oauth',
     services: { clients, authorize, tokens },

@@ -1,8 +1,8 @@
 // SQL for the authorization server. Functions take the database handle or a transaction; the services own the
 // boundary. Secrets arrive here already hashed.
-import type { Insertable, Kysely, Selectable } from 'kysely'
+import type { Insertable, Selectable } from 'kysely'
+import type { Executor } from '../platform/db/database.js'
 import type {
-  Database,
   OAuthClientsTable,
   OAuthCodesTable,
   OAuthConsentsTable,
@@ -10,7 +10,6 @@ import type {
   OAuthTokensTable,
 } from '../platform/db/schema.js'
 
-export type Executor = Kysely<Database>
 export type ClientRow = Selectable<OAuthClientsTable>
 export type ConsentRow = Selectable<OAuthConsentsTable>
 export type CodeRow = Selectable<OAuthCodesTable>

@@ -1,14 +1,14 @@
 // The token endpoint's grants (authorization_code with PKCE, refresh_token with rotation, client_credentials),
-// and the access tokens they issue as the banking and reporting interfaces see them.
+// and the access tokens they issue as identity's resolvePrincipal sees them (the AccessTokenResolver it is given).
 //
 // Each authorization (and each client_credentials call) starts a grant: a token family revoked as a whole. A
 // second use of a code, or of a spent refresh token, proves a secret leaked, so it revokes the family at once
 // (RFC 9700 4.14.2, RFC 6749 4.1.2). Every other failure changes nothing.
 import { randomUUID } from 'node:crypto'
-import type { AccessGrant, AccessGrants } from '../banking/auth-service.js'
+import type { AccessToken, AccessTokenResolver } from '../identity/types.js'
 import type { Clock } from '../platform/clock.js'
 import { randomSecret, sha256Hex } from '../platform/crypto.js'
-import type { Db } from '../platform/db/database.js'
+import type { Db, Executor } from '../platform/db/database.js'
 import type { ClientService, OAuthClient } from './clients-service.js'
 import { CODE_MEMORY_MS } from './authorize-service.js'
 import { OAuthError } from './errors.js'
@@ -24,23 +24,10 @@ export const REFRESH_TOKEN_TTL_S = 365 * 24 * 60 * 60
 const ACCESS_PREFIX = 'fat_'
 const REFRESH_PREFIX = 'frt_'
 
-/** An access token as the reporting interface will see it (`Authorization: Bearer <token>`). */
-export interface ResolvedAccessToken {
-  /** The client's internal id. */
-  clientId: string
-  /** The application the client belongs to, for a banking client. */
-  applicationId: string | null
-  /** The account holder who granted it; null for a client_credentials token. */
-  customerId: string | null
-  scopes: string[]
-  expiresAt: string
-}
-
-export interface TokenService extends AccessGrants {
+/** Also identity's AccessTokenResolver: app.ts passes it in, so identity resolves OAuth access tokens. */
+export interface TokenService extends AccessTokenResolver {
   /** POST /oauth2/v3/token. Throws OAuthError on any failure. */
   token(body: TokenRequest | undefined, authorization: string | undefined): Promise<TokenResponse>
-  /** A working access token, or undefined (unknown, expired, revoked, or not an access token). */
-  resolveAccessToken(token: string): Promise<ResolvedAccessToken | undefined>
 }
 
 /**
@@ -79,7 +66,7 @@ export function createTokenService(deps: { db: Pick<Db, 'kysely'>; clock: Clock;
   }
 
   /** Inserts an access token and a refresh token for the grant and builds the response. */
-  async function issue(trx: repo.Executor, grantId: string, accessScope: string, refreshScope: string, now: Date): Promise<TokenResponse> {
+  async function issue(trx: Executor, grantId: string, accessScope: string, refreshScope: string, now: Date): Promise<TokenResponse> {
     const accessToken = ACCESS_PREFIX + randomSecret(32)
     const refreshToken = REFRESH_PREFIX + randomSecret(32)
     const at = (seconds: number) => new Date(now.getTime() + seconds * 1000).toISOString()
@@ -204,17 +191,20 @@ export function createTokenService(deps: { db: Pick<Db, 'kysely'>; clock: Clock;
       return clientCredentialsGrant(client, fields)
     },
 
-    async resolveAccessToken(token) {
-      const row = await repo.findToken(db.kysely, sha256Hex(token))
-      if (!row || !isActive(row, clock.now().toISOString())) return undefined
-      return { clientId: row.client_id, applicationId: row.application_id, customerId: row.customer_id, scopes: row.scope.split(' '), expiresAt: row.expires_at }
-    },
-
-    async find(tokenHash): Promise<AccessGrant | undefined> {
+    async find(tokenHash): Promise<AccessToken | undefined> {
       const row = await repo.findToken(db.kysely, tokenHash)
       // A refresh token sent as an access token is found too, inactive: it is a real secret in the wrong place,
       // and must not read as the sandbox's any-string customer.
-      return row && { customerId: row.customer_id, applicationId: row.application_id, scopes: row.scope.split(' '), active: isActive(row, clock.now().toISOString()) }
+      return (
+        row && {
+          clientId: row.client_id,
+          applicationId: row.application_id,
+          customerId: row.customer_id,
+          scopes: row.scope.split(' '),
+          expiresAt: row.expires_at,
+          active: isActive(row, clock.now().toISOString()),
+        }
+      )
     },
 
     async revoke(tokenHash) {

@@ -1,5 +1,6 @@
-// Building blocks for secrets: SHA-256 for machine-generated ones, scrypt for human-chosen ones.
-import { hash, randomBytes, scrypt, timingSafeEqual } from 'node:crypto'
+// Building blocks for secrets: SHA-256 for machine-generated ones, scrypt for human-chosen ones, and keys derived
+// from the server's SECRETS_KEY for keyed hashes (and, later, encryption).
+import { createHmac, hash, hkdfSync, randomBytes, scrypt, timingSafeEqual } from 'node:crypto'
 
 /** A URL-safe random secret with `bytes` bytes of entropy. */
 export function randomSecret(bytes = 32): string {
@@ -13,6 +14,22 @@ export function randomSecret(bytes = 32): string {
 export function sha256Hex(value: string): string {
   // The one-shot form: about a third of the cost of a Hash object, and every /v2 call hashes its key and token.
   return hash('sha256', value, 'hex')
+}
+
+// ---- Keys derived from the server secret --------------------------------------------------------------------
+
+/**
+ * A key for one purpose, derived from SECRETS_KEY with HKDF-SHA256 (RFC 5869). Each use (a lookup hash, an
+ * encryption key) names its own `purpose`, so the keys are independent and no use ever sees SECRETS_KEY itself.
+ * Changing a purpose string changes the key: version it (`…/v1`) instead.
+ */
+export function deriveKey(secretsKey: string, purpose: string, bytes = 32): Buffer {
+  return Buffer.from(hkdfSync('sha256', Buffer.from(secretsKey, 'utf8'), Buffer.from('finapi', 'utf8'), Buffer.from(purpose, 'utf8'), bytes))
+}
+
+/** HMAC-SHA256 of `value` under `key`: a lookup hash nobody without the key can compute from guessed values. */
+export function hmacSha256Hex(key: Buffer, value: string): string {
+  return createHmac('sha256', key).update(value, 'utf8').digest('hex')
 }
 
 // ---- Human-chosen secrets (passwords, passcodes): scrypt, salted, compared in constant time. ----------------

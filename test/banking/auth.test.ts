@@ -1,7 +1,8 @@
 // POST /v2/auth with every credential kind, DELETE /v2/auth, POST /v2/token, lockout, and their errors.
 import { sign } from 'node:crypto'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { ACCESS_TOKEN_TTL_MS, LOCKOUT_MS, MAX_FAILED_ATTEMPTS, passcodeSigningInput } from '../../src/banking/auth-service.js'
+import { passcodeSigningInput } from '../../src/banking/auth-service.js'
+import { LOCKOUT_MS, MAX_FAILED_ATTEMPTS, SESSION_TTL_MS as ACCESS_TOKEN_TTL_MS } from '../../src/identity/service.js'
 import { SANDBOX_DEVICE_PRIVATE_KEY_PEM, SANDBOX_LOGINS as L } from '../../src/banking/sandbox-data.js'
 import { sha256Hex } from '../../src/platform/crypto.js'
 import { expectStatus, login, loginBody, withToken } from '../support/banking.js'
@@ -188,11 +189,11 @@ describe('POST /v2/token and signing in with the soft credential', () => {
     const credential = await t.db.kysely.selectFrom('credentials').select(['kind', 'customer_id']).where('id', '=', id!).executeTakeFirstOrThrow()
     expect(credential).toEqual({ kind: 'token', customer_id: 'sandbox-customer-1' })
 
-    expect(await t.app.services.banking.auth.revokeCredential(id!)).toBe(true)
+    expect(await t.app.services.identity.revokeCredential(id!)).toBe(true)
     expectStatus(await withToken(t, session)('GET', '/v2/accounts?v=1'), 401, 'API-448')
     expectStatus(await post(body('token', { token: soft })), 401, 'API-448')
     expectStatus(await withToken(t, password)('GET', '/v2/accounts?v=1'), 200, 'API-200')
-    expect(await t.app.services.banking.auth.revokeCredential(id!)).toBe(false)
+    expect(await t.app.services.identity.revokeCredential(id!)).toBe(false)
   })
 
   it('is bound to its customer and brand', async () => {

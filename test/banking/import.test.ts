@@ -31,7 +31,7 @@ afterAll(async () => {
 })
 
 const SEEDED_ID = 'SEEDED-1'
-const production = () => ({ MODE: 'production', DATABASE_URL: database.url, LOG_LEVEL: 'warn' })
+const production = () => ({ MODE: 'production', DATABASE_URL: database.url, LOG_LEVEL: 'warn', SECRETS_KEY: 'import-test-secrets-key-0123456789abcdef' })
 const finapi = (args: string[]) => runFinapi(args, production())
 
 function customer(i: number, secretHash: string) {

@@ -1,7 +1,7 @@
 // The shared security suite: every authenticated banking endpoint, against every way of not being allowed.
 // Runs with SANDBOX_STRICT_TOKENS=true, so the sandbox data is checked as production checks tokens.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { ACCESS_TOKEN_TTL_MS } from '../../src/banking/auth-service.js'
+import { SESSION_TTL_MS as ACCESS_TOKEN_TTL_MS } from '../../src/identity/service.js'
 import { CUSTOMER_2, expectStatus, login, withToken } from '../support/banking.js'
 import { startTestApp, type TestApp } from '../support/harness.js'
 import { sandboxTokens } from '../support/oauth.js'

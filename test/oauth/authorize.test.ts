@@ -241,8 +241,8 @@ describe('the consent page', () => {
     const { verifier, challenge: c2 } = pkce()
     const { code } = await authorizeCode(t, { params: sandboxRequest(t, c2), who: CUSTOMER_2 })
     const tokens = await token(t, { grant_type: 'authorization_code', client_id: t.sandboxKey, code, redirect_uri: REDIRECT, code_verifier: verifier })
-    const resolved = await t.app.services.oauth.tokens.resolveAccessToken(tokens.json.access_token)
-    expect(resolved).toMatchObject({ customerId: 'sandbox-customer-2', scopes: ['accounts'], clientId: 'sandbox', applicationId: 'sandbox' })
+    const resolved = await t.app.services.identity.resolvePrincipal(tokens.json.access_token)
+    expect(resolved).toMatchObject({ source: 'oauth', customerId: 'sandbox-customer-2', scopes: ['accounts'], clientId: 'sandbox', applicationId: 'sandbox' })
   })
 
   it('an unknown decision → 400 page', async () => {

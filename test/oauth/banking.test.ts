@@ -63,7 +63,7 @@ describe('strict tokens (as production)', () => {
     expectStatus(await withToken(t, access_token)('GET', '/v2/accounts?v=1'), 200, 'API-200')
     t.clock.advance(1000)
     expectStatus(await withToken(t, access_token)('GET', '/v2/accounts?v=1'), 401, 'API-448')
-    expect(await t.app.services.oauth.tokens.resolveAccessToken(access_token)).toBeUndefined()
+    await expect(t.app.services.identity.resolvePrincipal(access_token)).rejects.toMatchObject({ kind: 'unauthenticated' })
   })
 
   it('a refresh token is no Authorization token', async () => {
@@ -75,7 +75,7 @@ describe('strict tokens (as production)', () => {
     const { access_token, scope } = await sandboxTokens(t, undefined, 'reporting')
     expect(scope).toBe('reporting')
     expectStatus(await withToken(t, access_token)('GET', '/v2/accounts?v=1'), 401, 'API-448')
-    expect(await t.app.services.oauth.tokens.resolveAccessToken(access_token)).toMatchObject({ scopes: ['reporting'], customerId: 'sandbox-customer-1' })
+    expect(await t.app.services.identity.resolvePrincipal(access_token)).toMatchObject({ source: 'oauth', scopes: ['reporting'], customerId: 'sandbox-customer-1' })
   })
 
   it('an application\'s own client: the key is the client_id, and the token works with that key', async () => {
@@ -103,7 +103,7 @@ describe('strict tokens (as production)', () => {
     expectStatus(await call(t.baseUrl, key, 'GET', '/v2/accounts?v=1', { headers: { authorization: sandboxToken } }), 401, 'API-448')
     // Revoking the application's key ends its tokens too.
     await t.app.services.applications.revoke(application.id)
-    expect(await t.app.services.oauth.tokens.resolveAccessToken(res.json.access_token)).toBeUndefined()
+    await expect(t.app.services.identity.resolvePrincipal(res.json.access_token)).rejects.toMatchObject({ kind: 'unauthenticated' })
   })
 })
 

@@ -200,7 +200,7 @@ describe('client authentication', () => {
     expect(issued.status).toBe(200)
     await t.app.services.oauth.clients.revoke(client.id)
     expectTokenError(await token(t, creds), 'invalid_client')
-    expect(await t.app.services.oauth.tokens.resolveAccessToken(issued.json.access_token)).toBeUndefined()
+    await expect(t.app.services.identity.resolvePrincipal(issued.json.access_token)).rejects.toMatchObject({ kind: 'unauthenticated' })
   })
 })
 
@@ -281,7 +281,7 @@ describe('client_credentials', () => {
     expect(res.status, res.text).toBe(200)
     expect(res.headers).toMatchObject(TOKEN_HEADERS)
     expect(res.json).toMatchObject({ token_type: 'bearer', expires_in: 900, scope: 'reporting', refresh_token_expires_in: 31536000, client_status: 'active' })
-    expect(await t.app.services.oauth.tokens.resolveAccessToken(res.json.access_token)).toMatchObject({ customerId: null, scopes: ['reporting'] })
+    expect(await t.app.services.identity.resolvePrincipal(res.json.access_token)).toMatchObject({ source: 'oauth', customerId: null, scopes: ['reporting'] })
     // Its refresh token refreshes with the client's secret, like any other.
     const refreshed = await token(t, { grant_type: 'refresh_token', refresh_token: res.json.refresh_token }, { authorization: basic(partner.clientId, partner.secret) })
     expect(refreshed.status).toBe(200)

@@ -9,6 +9,9 @@ import type { Database } from './schema.js'
 
 export type Dialect = 'sqlite' | 'postgres'
 
+/** What repository functions take: the database handle or a transaction (the service owns the boundary). */
+export type Executor = Kysely<Database>
+
 export interface Db {
   readonly kysely: Kysely<Database>
   readonly dialect: Dialect

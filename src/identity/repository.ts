@@ -1,0 +1,147 @@
+// SQL for customers, credentials and sessions. Functions take the database handle or a transaction; the service
+// (or the importer, through identity/import.ts) owns the transaction boundary. Secrets arrive here already hashed.
+import { sql, type CompiledQuery, type Insertable, type Selectable } from 'kysely'
+import type { Executor } from '../platform/db/database.js'
+import type { CredentialsTable, CustomersTable, SessionsTable } from '../platform/db/schema.js'
+
+export type CredentialRow = Selectable<CredentialsTable>
+export type SessionRow = Selectable<SessionsTable>
+export type CustomerRow = Selectable<CustomersTable>
+
+// ---- Customers ---------------------------------------------------------------------------------------------
+
+export function findCustomer(db: Executor, id: string): Promise<CustomerRow | undefined> {
+  return db.selectFrom('customers').selectAll().where('id', '=', id).executeTakeFirst()
+}
+
+/** The first of `ids` that already exists, if any. */
+export async function firstExistingCustomer(db: Executor, ids: string[]): Promise<string | undefined> {
+  if (ids.length === 0) return undefined
+  return (await db.selectFrom('customers').select('id').where('id', 'in', ids).executeTakeFirst())?.id
+}
+
+export async function insertCustomers(db: Executor, rows: Insertable<CustomersTable>[]): Promise<void> {
+  if (rows.length > 0) await db.insertInto('customers').values(rows).execute()
+}
+
+// ---- Credentials -------------------------------------------------------------------------------------------
+
+export function findCredential(db: Executor, brand: string, lob: string, kind: string, lookupKey: string): Promise<CredentialRow | undefined> {
+  return db
+    .selectFrom('credentials')
+    .selectAll()
+    .where('brand', '=', brand)
+    .where('lob', '=', lob)
+    .where('kind', '=', kind)
+    .where('lookup_key', '=', lookupKey)
+    .executeTakeFirst()
+}
+
+export interface CredentialKey {
+  brand: string
+  lob: string
+  kind: string
+  lookupKey: string
+}
+
+/** The first of `keys` that a stored credential already has, if any. */
+export async function firstExistingCredential(db: Executor, keys: CredentialKey[]): Promise<CredentialKey | undefined> {
+  if (keys.length === 0) return undefined
+  const row = await db
+    .selectFrom('credentials')
+    .select(['brand', 'lob', 'kind', 'lookup_key'])
+    .where((eb) => eb.or(keys.map((k) => eb.and([eb('brand', '=', k.brand), eb('lob', '=', k.lob), eb('kind', '=', k.kind), eb('lookup_key', '=', k.lookupKey)]))))
+    .executeTakeFirst()
+  return row && { brand: row.brand, lob: row.lob, kind: row.kind, lookupKey: row.lookup_key }
+}
+
+export async function insertCredentials(db: Executor, rows: Insertable<CredentialsTable>[]): Promise<void> {
+  if (rows.length > 0) await db.insertInto('credentials').values(rows).execute()
+}
+
+/**
+ * Counts one failure, atomically: concurrent failures each add one, so none is lost between reading the count and
+ * writing it back. The failure that reaches `maxAttempts` locks the credential until `lockUntil` and resets the
+ * count, in the same statement. A credential that is revoked or already locked is left as it is (undefined).
+ */
+export async function recordFailure(db: Executor, id: string, now: string, maxAttempts: number, lockUntil: string): Promise<{ failedAttempts: number; lockedUntil: string | null } | undefined> {
+  const reaches = sql<boolean>`failed_attempts + 1 >= ${maxAttempts}`
+  const row = await db
+    .updateTable('credentials')
+    .set({
+      failed_attempts: sql<number>`case when ${reaches} then 0 else failed_attempts + 1 end`,
+      locked_until: sql<string | null>`case when ${reaches} then ${lockUntil} else null end`,
+    })
+    .where('id', '=', id)
+    .where('revoked_at', 'is', null)
+    .where((eb) => eb.or([eb('locked_until', 'is', null), eb('locked_until', '<=', now)]))
+    .returning(['failed_attempts', 'locked_until'])
+    .executeTakeFirst()
+  return row && { failedAttempts: row.failed_attempts, lockedUntil: row.locked_until }
+}
+
+/**
+ * Records a success: clears the failure count, and optionally stores a new lookup key (re-keying a legacy row).
+ * Applies only while the credential is neither revoked nor locked at this moment, so a lock or revocation that
+ * landed while the secret was being checked still wins. Returns whether it applied.
+ */
+export async function recordSuccess(db: Executor, id: string, now: string, newLookupKey?: string): Promise<boolean> {
+  const result = await db
+    .updateTable('credentials')
+    .set({ failed_attempts: 0, locked_until: null, ...(newLookupKey === undefined ? {} : { lookup_key: newLookupKey }) })
+    .where('id', '=', id)
+    .where('revoked_at', 'is', null)
+    .where((eb) => eb.or([eb('locked_until', 'is', null), eb('locked_until', '<=', now)]))
+    .executeTakeFirst()
+  return result.numUpdatedRows > 0n
+}
+
+export function listCredentials(db: Executor, customerId: string) {
+  return db
+    .selectFrom('credentials')
+    .select(['id', 'kind', 'brand', 'lob', 'token_type', 'restricted', 'locked_until', 'revoked_at', 'created_at'])
+    .where('customer_id', '=', customerId)
+    .orderBy('created_at')
+    .orderBy('id')
+    .execute()
+}
+
+export async function revokeCredential(db: Executor, id: string, at: string): Promise<boolean> {
+  const result = await db.updateTable('credentials').set({ revoked_at: at }).where('id', '=', id).where('revoked_at', 'is', null).executeTakeFirst()
+  return result.numUpdatedRows > 0n
+}
+
+// ---- Sessions ----------------------------------------------------------------------------------------------
+
+/** Ends every session the credential opened that has not ended yet. */
+export async function revokeSessionsOf(db: Executor, credentialId: string, at: string): Promise<void> {
+  await db.updateTable('sessions').set({ revoked_at: at }).where('credential_id', '=', credentialId).where('revoked_at', 'is', null).where('expires_at', '>', at).execute()
+}
+
+/** Sessions that ended (expired, or revoked and since expired) before `before`: they can never be used again. */
+export async function deleteSessionsExpiredBefore(db: Executor, before: string): Promise<number> {
+  const result = await db.deleteFrom('sessions').where('expires_at', '<', before).executeTakeFirst()
+  return Number(result.numDeletedRows)
+}
+
+export async function insertSession(db: Executor, row: Insertable<SessionsTable>): Promise<void> {
+  await db.insertInto('sessions').values(row).execute()
+}
+
+// Every authenticated call looks its session up, so the query is compiled once per handle and only re-bound:
+// building and compiling it each time cost more than running it.
+const sessionQueries = new WeakMap<Executor, CompiledQuery<SessionRow>>()
+
+export async function findSession(db: Executor, tokenHash: string): Promise<SessionRow | undefined> {
+  let compiled = sessionQueries.get(db)
+  if (!compiled) {
+    compiled = db.selectFrom('sessions').selectAll().where('token_hash', '=', '').compile()
+    sessionQueries.set(db, compiled)
+  }
+  const { rows } = await db.executeQuery({ ...compiled, parameters: [tokenHash] })
+  return rows[0] as SessionRow | undefined
+}
+
+export async function revokeSession(db: Executor, tokenHash: string, at: string): Promise<void> {
+  await db.updateTable('sessions').set({ revoked_at: at }).where('token_hash', '=', tokenHash).where('revoked_at', 'is', null).execute()
+}

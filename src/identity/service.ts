@@ -1,0 +1,265 @@
+// Identity: verifying claimed credentials, lockout, sessions, soft credentials, and resolvePrincipal, the one way
+// banking, OAuth and reporting turn a presented Authorization/bearer string into a principal. A failed claim
+// (wrong secret, unknown identifier, locked or revoked credential) always costs the same scrypt work and throws the
+// same unauthenticated(), so an answer reveals nothing.
+import { randomUUID } from 'node:crypto'
+import type { Clock } from '../platform/clock.js'
+import { randomSecret, sha256Hex, verifySecret } from '../platform/crypto.js'
+import type { Db } from '../platform/db/database.js'
+import { unauthenticated } from '../platform/errors.js'
+import * as repo from './repository.js'
+import { checkDeviceSignature, legacyPartyLookupKey, partyLookupKey, partyLookupSecret, softCredentialLookupKey, tokenOf } from './secrets.js'
+import type { AccessTokenResolver, Claim, CredentialSummary, Principal, SessionPrincipal, VerifiedCredential } from './types.js'
+
+export const SESSION_TTL_MS = 15 * 60_000
+export const MAX_FAILED_ATTEMPTS = 5
+export const LOCKOUT_MS = 15 * 60_000
+/**
+ * Every account read checks its session, and that lookup cost as much as the rest of the read, so a verified
+ * session is remembered this long. A logout takes effect at once in the process that served it and within this
+ * time in other processes sharing the database; expiry is checked on every call.
+ */
+export const SESSION_CACHE_MS = 1_000
+/**
+ * Expired sessions are kept this long before they are deleted. Until then an expired token is still recognised,
+ * so in the lenient sandbox it answers unauthenticated rather than reading as the any-string customer.
+ */
+export const SESSION_RETENTION_MS = 24 * 60 * 60_000
+const SESSION_CACHE_ENTRIES = 10_000
+
+export interface SignedIn {
+  token: string
+  expires: string
+  customer: { id: string; isBusiness: boolean }
+  restricted: boolean
+}
+
+/** Turns a presented Authorization/bearer string into a principal. */
+export interface PrincipalResolver {
+  /**
+   * The principal of the token, or undefined when it is no token this server issued (a feature decides what an
+   * unknown string means: the lenient sandbox reads it as its customer). Throws unauthenticated() for a missing
+   * header and for a real token that no longer works (expired, revoked, a refresh token), so such a token never
+   * falls back to the unknown-string rule.
+   */
+  resolvePrincipal(authorization: string | undefined): Promise<Principal | undefined>
+  /** The principal of a session verified in the last SESSION_CACHE_MS, without waiting: the hot path. */
+  recall(authorization: string | undefined): SessionPrincipal | undefined
+}
+
+export interface IdentityService extends PrincipalResolver {
+  /** Checks a claim with the same scrypt work, lockout and uniform failure for every cause; opens no session. */
+  verify(brand: string, lob: string, claim: Claim): Promise<VerifiedCredential>
+  /** verify, then opens a SESSION_TTL_MS session for the credential's customer. */
+  signIn(brand: string, lob: string, claim: Claim): Promise<SignedIn>
+  /** Ends a login session at once (in this process; others within SESSION_CACHE_MS). */
+  endSession(tokenHash: string): Promise<void>
+  /** Ends the OAuth authorization an access token belongs to. */
+  revokeAccessToken(tokenHash: string): Promise<void>
+  /** A soft credential for the customer, of the given type; returns the token, which is only stored hashed. */
+  createSoftCredential(customerId: string, tokenType: string): Promise<string>
+  /** Operators: a customer's credentials, soft credentials included. */
+  listCredentials(customerId: string): Promise<CredentialSummary[]>
+  /** Operators: revokes one credential and ends the sessions it opened; a later claim with it fails like any other. */
+  revokeCredential(id: string): Promise<boolean>
+}
+
+export interface IdentityDeps {
+  db: Pick<Db, 'kysely'>
+  clock: Clock
+  /** The server secret (config.secretsKey); the party lookup key is derived from it. */
+  secretsKey: string
+  /** Resolves OAuth access tokens; without it only login sessions are principals. */
+  accessTokens?: AccessTokenResolver
+}
+
+/** Housekeeping: deletes sessions expired over SESSION_RETENTION_MS ago. */
+export function pruneSessions(db: Pick<Db, 'kysely'>, clock: Clock): Promise<number> {
+  return repo.deleteSessionsExpiredBefore(db.kysely, new Date(clock.now().getTime() - SESSION_RETENTION_MS).toISOString())
+}
+
+/** Whether a customer exists (the sandbox loader asks before loading). */
+export async function customerExists(db: Pick<Db, 'kysely'>, id: string): Promise<boolean> {
+  return (await repo.findCustomer(db.kysely, id)) !== undefined
+}
+
+export function createIdentityService(deps: IdentityDeps): IdentityService {
+  const { db, clock, accessTokens } = deps
+  const partyKey = partyLookupSecret(deps.secretsKey)
+  const verified = new Map<string, { principal: SessionPrincipal; expiresAt: number; until: number }>()
+
+  /** The stored credential a claim names; for party identifiers also by the legacy unkeyed hash. */
+  async function find(brand: string, lob: string, claim: Claim): Promise<{ credential?: repo.CredentialRow; rekeyTo?: string }> {
+    switch (claim.kind) {
+      case 'partyIdentifiers': {
+        const key = partyLookupKey(partyKey, claim.party)
+        // Both lookups always run, so the time taken does not tell a keyed row from a legacy or an unknown one.
+        const [credential, legacy] = await Promise.all([
+          repo.findCredential(db.kysely, brand, lob, claim.kind, key),
+          repo.findCredential(db.kysely, brand, lob, claim.kind, legacyPartyLookupKey(claim.party)),
+        ])
+        if (credential) return { credential }
+        return legacy ? { credential: legacy, rekeyTo: key } : {}
+      }
+      case 'token':
+        return { credential: await repo.findCredential(db.kysely, brand, lob, claim.kind, softCredentialLookupKey(claim.token)) }
+      default:
+        return { credential: await repo.findCredential(db.kysely, brand, lob, claim.kind, claim.identifier) }
+    }
+  }
+
+  /** The secret the stored scrypt hash must match; undefined for soft credentials, whose token is the secret. */
+  function secretOf(claim: Claim): string | undefined {
+    if (claim.kind === 'token') return undefined
+    if (claim.kind === 'partyIdentifiers') return claim.mobile ?? ''
+    return claim.secret
+  }
+
+  /** Proof beyond the secret: the device signature, and that a party claim presents a mobile at all. */
+  function proven(claim: Claim, credential: repo.CredentialRow): boolean {
+    if (claim.kind === 'deviceRegIdPasscode') return checkDeviceSignature(credential.public_key, claim.signed.message, claim.signed.signature)
+    // A party credential without a mobile on record (an old import) holds the hash of '' and never matches this.
+    if (claim.kind === 'partyIdentifiers') return claim.mobile !== undefined && claim.mobile !== ''
+    return true
+  }
+
+  async function verify(brand: string, lob: string, claim: Claim): Promise<VerifiedCredential> {
+    const { credential, rekeyTo } = await find(brand, lob, claim)
+    const now = clock.now()
+    const nowIso = now.toISOString()
+    const secret = secretOf(claim)
+
+    // The scrypt work runs whatever was found, so timing does not tell an unknown identifier from a wrong secret.
+    const secretOk = await verifySecret(secret ?? '', credential?.secret_hash)
+    const locked = credential?.locked_until != null && credential.locked_until > nowIso
+    const usable = credential !== undefined && credential.revoked_at === null && !locked
+    const ok = usable && (secret === undefined || secretOk) && proven(claim, credential)
+
+    if (!ok) {
+      if (usable) await repo.recordFailure(db.kysely, credential.id, nowIso, MAX_FAILED_ATTEMPTS, new Date(now.getTime() + LOCKOUT_MS).toISOString())
+      throw unauthenticated()
+    }
+    // Applies only if no lock or revocation landed meanwhile (parallel failures may have locked it).
+    if (!(await repo.recordSuccess(db.kysely, credential.id, nowIso, rekeyTo))) throw unauthenticated()
+    return { id: credential.id, customerId: credential.customer_id, restricted: credential.restricted === 1 }
+  }
+
+  function remember(tokenHash: string, principal: SessionPrincipal, expiresAt: number, now: number): void {
+    if (verified.size >= SESSION_CACHE_ENTRIES) verified.delete(verified.keys().next().value!)
+    verified.set(tokenHash, { principal, expiresAt, until: now + SESSION_CACHE_MS })
+  }
+
+  return {
+    verify,
+
+    async signIn(brand, lob, claim) {
+      const credential = await verify(brand, lob, claim)
+      const customer = await repo.findCustomer(db.kysely, credential.customerId)
+      if (!customer) throw unauthenticated()
+      const now = clock.now()
+      const token = randomSecret(32)
+      const expires = new Date(now.getTime() + SESSION_TTL_MS).toISOString()
+      await repo.insertSession(db.kysely, {
+        token_hash: sha256Hex(token),
+        customer_id: customer.id,
+        restricted: credential.restricted ? 1 : 0,
+        expires_at: expires,
+        revoked_at: null,
+        created_at: now.toISOString(),
+        credential_id: credential.id,
+      })
+      return { token, expires, customer: { id: customer.id, isBusiness: customer.is_business === 1 }, restricted: credential.restricted }
+    },
+
+    recall(authorization) {
+      const token = tokenOf(authorization)
+      if (!token) return undefined
+      const hit = verified.get(sha256Hex(token))
+      const now = clock.now().getTime()
+      return hit && hit.until > now && hit.expiresAt > now ? hit.principal : undefined
+    },
+
+    async resolvePrincipal(authorization) {
+      const token = tokenOf(authorization)
+      if (!token) throw unauthenticated([{ field: 'Authorization', reason: 'required header is missing' }])
+      const tokenHash = sha256Hex(token)
+      const now = clock.now().getTime()
+      const hit = verified.get(tokenHash)
+      if (hit && hit.until > now && hit.expiresAt > now) return hit.principal
+      const session = await repo.findSession(db.kysely, tokenHash)
+      if (session) {
+        const expiresAt = Date.parse(session.expires_at)
+        if (session.revoked_at !== null || expiresAt <= now) throw unauthenticated()
+        const principal: SessionPrincipal = { source: 'session', customerId: session.customer_id, restricted: session.restricted === 1, tokenHash }
+        remember(tokenHash, principal, expiresAt, now)
+        return principal
+      }
+      // OAuth tokens are not cached: their revocation holds everywhere at once.
+      const access = await accessTokens?.find(tokenHash)
+      if (!access) return undefined
+      if (!access.active) throw unauthenticated()
+      return { source: 'oauth', customerId: access.customerId, clientId: access.clientId, applicationId: access.applicationId, scopes: access.scopes, expiresAt: access.expiresAt, tokenHash }
+    },
+
+    async endSession(tokenHash) {
+      await repo.revokeSession(db.kysely, tokenHash, clock.now().toISOString())
+      verified.delete(tokenHash)
+    },
+
+    async revokeAccessToken(tokenHash) {
+      await accessTokens?.revoke(tokenHash)
+    },
+
+    async createSoftCredential(customerId, tokenType) {
+      const customer = await repo.findCustomer(db.kysely, customerId)
+      if (!customer) throw unauthenticated()
+      const token = randomSecret(32)
+      await repo.insertCredentials(db.kysely, [
+        {
+          id: randomUUID(),
+          customer_id: customer.id,
+          kind: 'token',
+          brand: customer.brand,
+          lob: customer.lob,
+          lookup_key: softCredentialLookupKey(token),
+          secret_hash: null,
+          public_key: null,
+          token_type: tokenType,
+          restricted: 0,
+          failed_attempts: 0,
+          locked_until: null,
+          revoked_at: null,
+          created_at: clock.now().toISOString(),
+        },
+      ])
+      return token
+    },
+
+    async listCredentials(customerId) {
+      const nowIso = clock.now().toISOString()
+      return (await repo.listCredentials(db.kysely, customerId)).map((c) => ({
+        id: c.id,
+        kind: c.kind,
+        brand: c.brand,
+        lob: c.lob,
+        tokenType: c.token_type,
+        restricted: c.restricted === 1,
+        status: c.revoked_at !== null ? 'revoked' : c.locked_until !== null && c.locked_until > nowIso ? 'locked' : 'active',
+        createdAt: c.created_at,
+      }))
+    },
+
+    async revokeCredential(id) {
+      const at = clock.now().toISOString()
+      const revoked = await db.kysely.transaction().execute(async (trx) => {
+        if (!(await repo.revokeCredential(trx, id, at))) return false
+        await repo.revokeSessionsOf(trx, id, at)
+        return true
+      })
+      // Sessions this process verified moments ago are not trusted past the revocation (other processes: within
+      // SESSION_CACHE_MS, as for a logout).
+      if (revoked) verified.clear()
+      return revoked
+    },
+  }
+}
