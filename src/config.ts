@@ -18,6 +18,9 @@ const EnvSchema = Type.Object({
   BODY_LIMIT_BYTES: Type.Integer({ minimum: 1024, maximum: 10_485_760, default: 65_536 }),
   LOG_LEVEL: Type.Enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], { default: 'info' }),
   PRUNE_INTERVAL_SECONDS: Type.Integer({ minimum: 0, maximum: 86_400, default: 600 }),
+  // No default here: it depends on MODE (allowed in the sandbox, refused in production).
+  OUTBOUND_ALLOW_PRIVATE_NETWORKS: Type.Optional(Type.Enum(['true', 'false'])),
+  OUTBOUND_TIMEOUT_MS: Type.Integer({ minimum: 100, maximum: 300_000, default: 10_000 }),
 })
 
 export interface Config {
@@ -37,6 +40,13 @@ export interface Config {
   readonly logLevel: string
   /** How often each server deletes expired sessions, tokens and codes; 0 leaves it to `finapi prune`. */
   readonly pruneIntervalMs: number
+  /**
+   * Outbound calls (webhook deliveries) may reach loopback and private addresses. True by default in the
+   * sandbox, where receivers run on the developer's machine; false by default in production (SSRF guard).
+   */
+  readonly outboundAllowPrivateNetworks: boolean
+  /** The whole deadline of one outbound call, connect to last body byte. */
+  readonly outboundTimeoutMs: number
 }
 
 export class ConfigError extends Error {
@@ -83,5 +93,7 @@ export function loadConfig(env: Env): Config {
     bodyLimitBytes: e.BODY_LIMIT_BYTES,
     logLevel: e.LOG_LEVEL,
     pruneIntervalMs: e.PRUNE_INTERVAL_SECONDS * 1000,
+    outboundAllowPrivateNetworks: (e.OUTBOUND_ALLOW_PRIVATE_NETWORKS ?? (e.MODE === 'sandbox' ? 'true' : 'false')) === 'true',
+    outboundTimeoutMs: e.OUTBOUND_TIMEOUT_MS,
   })
 }
