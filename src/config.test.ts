@@ -21,7 +21,18 @@ describe('loadConfig', () => {
     expect(loadConfig({ PRUNE_INTERVAL_SECONDS: '30' }).pruneIntervalMs).toBe(30_000)
   })
 
+  it('lets outbound calls reach private networks in the sandbox only, unless told otherwise', () => {
+    expect(loadConfig({}).outboundAllowPrivateNetworks).toBe(true)
+    expect(loadConfig({ MODE: 'production', DATABASE_URL: 'postgres://u@h/db' }).outboundAllowPrivateNetworks).toBe(false)
+    expect(loadConfig({ OUTBOUND_ALLOW_PRIVATE_NETWORKS: 'false' }).outboundAllowPrivateNetworks).toBe(false)
+    expect(loadConfig({ MODE: 'production', DATABASE_URL: 'postgres://u@h/db', OUTBOUND_ALLOW_PRIVATE_NETWORKS: 'true' }).outboundAllowPrivateNetworks).toBe(true)
+    expect(loadConfig({}).outboundTimeoutMs).toBe(10_000)
+    expect(loadConfig({ OUTBOUND_TIMEOUT_MS: '2500' }).outboundTimeoutMs).toBe(2_500)
+  })
+
   it.each([
+    ['OUTBOUND_ALLOW_PRIVATE_NETWORKS', 'yes'],
+    ['OUTBOUND_TIMEOUT_MS', '5'],
     ['PORT', 'abc'],
     ['PORT', '70000'],
     ['MODE', 'staging'],

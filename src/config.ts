@@ -26,6 +26,9 @@ const EnvSchema = Type.Object({
   PRUNE_INTERVAL_SECONDS: Type.Integer({ minimum: 0, maximum: 86_400, default: 600 }),
   HANDLER_TIMEOUT_MS: Type.Integer({ minimum: 100, maximum: 600_000, default: 10_000 }),
   SECRETS_KEY: Type.Optional(Type.String()),
+  // No default here: it depends on MODE (allowed in the sandbox, refused in production).
+  OUTBOUND_ALLOW_PRIVATE_NETWORKS: Type.Optional(Type.Enum(['true', 'false'])),
+  OUTBOUND_TIMEOUT_MS: Type.Integer({ minimum: 100, maximum: 300_000, default: 10_000 }),
 })
 
 export interface Config {
@@ -52,6 +55,13 @@ export interface Config {
    * serialising the config never shows it.
    */
   readonly secretsKey: string
+  /**
+   * Outbound calls (webhook deliveries) may reach loopback and private addresses. True by default in the
+   * sandbox, where receivers run on the developer's machine; false by default in production (SSRF guard).
+   */
+  readonly outboundAllowPrivateNetworks: boolean
+  /** The whole deadline of one outbound call, connect to last body byte. */
+  readonly outboundTimeoutMs: number
 }
 
 export class ConfigError extends Error {
@@ -104,6 +114,8 @@ export function loadConfig(env: Env): Config {
     logLevel: e.LOG_LEVEL,
     pruneIntervalMs: e.PRUNE_INTERVAL_SECONDS * 1000,
     handlerTimeoutMs: e.HANDLER_TIMEOUT_MS,
+    outboundAllowPrivateNetworks: (e.OUTBOUND_ALLOW_PRIVATE_NETWORKS ?? (e.MODE === 'sandbox' ? 'true' : 'false')) === 'true',
+    outboundTimeoutMs: e.OUTBOUND_TIMEOUT_MS,
   } as Omit<Config, 'secretsKey'>
   return Object.freeze(Object.defineProperty(config, 'secretsKey', { value: secretsKey, enumerable: false }) as Config)
 }

@@ -6,12 +6,16 @@ import * as m0001 from '../../migrations/0001_foundation.js'
 import * as m0002 from '../../migrations/0002_banking.js'
 import * as m0003 from '../../migrations/0003_oauth.js'
 import * as m0004 from '../../migrations/0004_housekeeping.js'
+import * as m0005 from '../../migrations/0005_jobs.js'
+import * as m0006 from '../../migrations/0006_blobs.js'
 
 const migrations: Record<string, Migration> = {
   '0001_foundation': m0001,
   '0002_banking': m0002,
   '0003_oauth': m0003,
   '0004_housekeeping': m0004,
+  '0005_jobs': m0005,
+  '0006_blobs': m0006,
 }
 
 const provider: MigrationProvider = { getMigrations: async () => migrations }

@@ -151,6 +151,46 @@ export interface OAuthTokensTable {
   created_at: string
 }
 
+export type JobStatus = 'pending' | 'running' | 'done' | 'failed'
+
+/** Work to do later and again; see src/platform/jobs/. */
+export interface JobsTable {
+  id: string
+  kind: string
+  /** JSON text. */
+  payload: string
+  status: JobStatus
+  /** When a pending job is due (after a failure: when its retry is). */
+  run_at: string
+  attempts: number
+  max_attempts: number
+  /** The worker that claimed a running job, until lease_expires_at; after that anyone may claim it again. */
+  lease_owner: string | null
+  lease_expires_at: string | null
+  last_error: string | null
+  idempotency_key: string | null
+  created_at: string
+  updated_at: string
+  finished_at: string | null
+}
+
+/** One stored blob's current version; its bytes are blob_chunks rows of version_id. */
+export interface BlobsTable {
+  key: string
+  version_id: string
+  size: number
+  sha256: string
+  content_type: string | null
+  chunk_size: number
+  created_at: string
+}
+
+export interface BlobChunksTable {
+  version_id: string
+  seq: number
+  data: Buffer
+}
+
 export interface Database {
   applications: ApplicationsTable
   settings: SettingsTable
@@ -164,6 +204,9 @@ export interface Database {
   oauth_codes: OAuthCodesTable
   oauth_grants: OAuthGrantsTable
   oauth_tokens: OAuthTokensTable
+  jobs: JobsTable
+  blobs: BlobsTable
+  blob_chunks: BlobChunksTable
 }
 
 export type ApplicationRow = Selectable<ApplicationsTable>

@@ -1,0 +1,129 @@
+// The jobs table's SQL. Claiming is one UPDATE … WHERE id IN (SELECT … LIMIT n) RETURNING: on PostgreSQL the
+// inner select takes FOR UPDATE SKIP LOCKED, so concurrent workers each get different rows without waiting; on
+// SQLite there is one writer at a time, so the same statement is already exclusive. Completion and failure only
+// apply while the worker still holds the claim (same owner and attempt), so a worker whose lease lapsed and whose
+// job was taken over cannot overwrite the new attempt's result.
+import { randomUUID } from 'node:crypto'
+import type { Selectable } from 'kysely'
+import type { Db } from '../db/database.js'
+import type { JobsTable } from '../db/schema.js'
+import type { Executor } from './types.js'
+
+export type JobRow = Selectable<JobsTable>
+
+export async function insertJob(
+  executor: Executor,
+  job: { kind: string; payload: string; runAt: string; maxAttempts: number; idempotencyKey: string | null; now: string },
+): Promise<{ id: string; created: boolean }> {
+  const id = randomUUID()
+  const inserted = await executor
+    .insertInto('jobs')
+    .values({
+      id,
+      kind: job.kind,
+      payload: job.payload,
+      status: 'pending',
+      run_at: job.runAt,
+      attempts: 0,
+      max_attempts: job.maxAttempts,
+      idempotency_key: job.idempotencyKey,
+      created_at: job.now,
+      updated_at: job.now,
+    })
+    .onConflict((oc) => oc.column('idempotency_key').doNothing())
+    .returning('id')
+    .executeTakeFirst()
+  if (inserted) return { id: inserted.id, created: true }
+  const existing = await executor.selectFrom('jobs').select('id').where('idempotency_key', '=', job.idempotencyKey).executeTakeFirstOrThrow()
+  return { id: existing.id, created: false }
+}
+
+/** Claims up to `limit` due jobs of `kind` for `owner` until `leaseExpiresAt`, counting the attempt. */
+export async function claimJobs(db: Pick<Db, 'kysely' | 'dialect'>, claim: { kind: string; owner: string; now: string; leaseExpiresAt: string; limit: number }): Promise<JobRow[]> {
+  const { now } = claim
+  return db.kysely
+    .updateTable('jobs')
+    .set((eb) => ({
+      status: 'running',
+      lease_owner: claim.owner,
+      lease_expires_at: claim.leaseExpiresAt,
+      attempts: eb('attempts', '+', 1),
+      updated_at: now,
+    }))
+    .where('id', 'in', (eb) =>
+      eb
+        .selectFrom('jobs')
+        .select('id')
+        .where('kind', '=', claim.kind)
+        .where((w) => w('attempts', '<', w.ref('max_attempts')))
+        .where((w) =>
+          w.or([
+            w.and([w('status', '=', 'pending'), w('run_at', '<=', now)]),
+            // The owner died or hung past its lease: the job is up for grabs again.
+            w.and([w('status', '=', 'running'), w('lease_expires_at', '<=', now)]),
+          ]),
+        )
+        .orderBy('run_at')
+        .limit(claim.limit)
+        .$if(db.dialect === 'postgres', (q) => q.forUpdate().skipLocked()),
+    )
+    .returningAll()
+    .execute()
+}
+
+/** Running jobs whose lease lapsed on their last allowed attempt are failed for good (the worker never reported). */
+export async function failAbandoned(executor: Executor, now: string): Promise<number> {
+  const res = await executor
+    .updateTable('jobs')
+    .set({ status: 'failed', last_error: 'lease expired: the worker stopped before finishing', lease_owner: null, lease_expires_at: null, finished_at: now, updated_at: now })
+    .where('status', '=', 'running')
+    .where('lease_expires_at', '<=', now)
+    .where((w) => w('attempts', '>=', w.ref('max_attempts')))
+    .executeTakeFirst()
+  return Number(res.numUpdatedRows)
+}
+
+interface Held {
+  id: string
+  owner: string
+  attempts: number
+}
+
+export async function completeJob(executor: Executor, held: Held, now: string): Promise<boolean> {
+  const res = await executor
+    .updateTable('jobs')
+    .set({ status: 'done', lease_owner: null, lease_expires_at: null, last_error: null, finished_at: now, updated_at: now })
+    .where('id', '=', held.id)
+    .where('status', '=', 'running')
+    .where('lease_owner', '=', held.owner)
+    .where('attempts', '=', held.attempts)
+    .executeTakeFirst()
+  return res.numUpdatedRows > 0n
+}
+
+/** Records a failed attempt: retried at `retryAt`, or failed for good when no attempt is left. */
+export async function failJob(executor: Executor, held: Held, failure: { error: string; retryAt: string | null; now: string }): Promise<boolean> {
+  const res = await executor
+    .updateTable('jobs')
+    .set(
+      failure.retryAt === null
+        ? { status: 'failed', last_error: failure.error, lease_owner: null, lease_expires_at: null, finished_at: failure.now, updated_at: failure.now }
+        : { status: 'pending', last_error: failure.error, lease_owner: null, lease_expires_at: null, run_at: failure.retryAt, updated_at: failure.now },
+    )
+    .where('id', '=', held.id)
+    .where('status', '=', 'running')
+    .where('lease_owner', '=', held.owner)
+    .where('attempts', '=', held.attempts)
+    .executeTakeFirst()
+  return res.numUpdatedRows > 0n
+}
+
+export function findJob(executor: Executor, id: string): Promise<JobRow | undefined> {
+  return executor.selectFrom('jobs').selectAll().where('id', '=', id).executeTakeFirst()
+}
+
+/** Deletes done jobs finished before `before`; failed ones stay for inspection. */
+export async function deleteDoneJobs(executor: Executor, before: string): Promise<number> {
+  const res = await executor.deleteFrom('jobs').where('status', '=', 'done').where('finished_at', '<', before).executeTakeFirst()
+  return Number(res.numDeletedRows)
+}

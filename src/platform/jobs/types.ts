@@ -1,0 +1,76 @@
+// The jobs facility's public shapes. A handler gets the decoded payload and what it may need to know about
+// the attempt; what it throws is stored as last_error and retried after the kind's backoff.
+import type { Kysely } from 'kysely'
+import type { Database, JobStatus } from '../db/schema.js'
+
+/** A caller's database handle or open transaction: enqueue writes the job there, so it commits with the caller's work. */
+export type Executor = Kysely<Database>
+
+export interface JobInfo {
+  id: string
+  kind: string
+  /** This attempt's number, from 1. */
+  attempt: number
+  maxAttempts: number
+  /** Aborted when this worker's lease lapses: another worker may then take the job, so stop work that is not done. */
+  signal: AbortSignal
+}
+
+export type JobHandler<P = unknown> = (payload: P, job: JobInfo) => Promise<void>
+
+export interface KindOptions {
+  /** Attempts before the job is marked failed (default 25, like graphile-worker). */
+  maxAttempts?: number
+  /** Delay in ms before the next attempt after `attempts` failed ones (default: e^min(attempts, 10) seconds). */
+  backoff?: (attempts: number) => number
+  /** How long a claim lasts (default 5 minutes); a worker that dies holding a job lets it go after this. */
+  leaseMs?: number
+}
+
+export interface EnqueueRequest<P = unknown> {
+  kind: string
+  payload: P
+  /** Not before this moment (default now). */
+  runAt?: Date
+  /** A second enqueue with the same key is a no-op that returns the first job's id. */
+  idempotencyKey?: string
+  /** Overrides the kind's maxAttempts for this job. */
+  maxAttempts?: number
+}
+
+export interface Enqueued {
+  id: string
+  /** false when the idempotency key named an existing job. */
+  created: boolean
+}
+
+export interface RunSummary {
+  succeeded: number
+  /** Failed attempts, whether retried later or now failed for good. */
+  failed: number
+  /** Attempts whose lease was lost before they finished (their result was not recorded). */
+  lost: number
+}
+
+export interface JobView {
+  id: string
+  kind: string
+  payload: unknown
+  status: JobStatus
+  runAt: string
+  attempts: number
+  maxAttempts: number
+  lastError: string | null
+  leaseOwner: string | null
+  leaseExpiresAt: string | null
+  idempotencyKey: string | null
+  finishedAt: string | null
+}
+
+export const DEFAULT_MAX_ATTEMPTS = 25
+export const DEFAULT_LEASE_MS = 5 * 60_000
+
+/** graphile-worker's retry curve: e^min(attempts, 10) seconds, about 2.7 s after the first failure, 6 h at most. */
+export function exponentialBackoff(attempts: number): number {
+  return Math.round(Math.exp(Math.min(attempts, 10)) * 1000)
+}

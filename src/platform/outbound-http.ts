@@ -1,0 +1,199 @@
+// Outbound HTTP for calls to addresses that users give us (webhook receivers): a total deadline, a cap on the
+// response body, no redirects, and a guard against server-side request forgery that refuses private, loopback,
+// link-local, unique-local, CGNAT, multicast, reserved and cloud-metadata addresses. The guard runs at connect
+// time on the address actually connected to (a DNS lookup hook, and IP literals in the connector), so a name
+// that resolves to a public address when checked and a private one when used (DNS rebinding) cannot pass it.
+// Failures come back as a small typed error, never thrown, for a deliverer to store and retry on.
+import { lookup as dnsLookup, type LookupAddress, type LookupAllOptions, type LookupOptions } from 'node:dns'
+import { BlockList, isIP } from 'node:net'
+import { Agent, buildConnector, request } from 'undici'
+import type { Clock } from './clock.js'
+
+export type OutboundErrorKind = 'invalid_url' | 'blocked_address' | 'timeout' | 'too_large' | 'connection_failed'
+
+export interface OutboundError {
+  kind: OutboundErrorKind
+  message: string
+}
+
+export type OutboundResult =
+  | { ok: true; status: number; headers: Record<string, string | string[] | undefined>; body: Buffer }
+  | { ok: false; error: OutboundError }
+
+export interface OutboundRequest {
+  url: string
+  method?: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE' | 'HEAD'
+  headers?: Record<string, string>
+  body?: string | Buffer
+  /** Overrides the client's deadline for this call (connect, headers and body together). */
+  timeoutMs?: number
+}
+
+export interface OutboundHttp {
+  request(req: OutboundRequest): Promise<OutboundResult>
+  close(): Promise<void>
+}
+
+export interface OutboundOptions {
+  clock: Clock
+  /** Skips the address guard: the sandbox and tests deliver to receivers on loopback. Never in production. */
+  allowPrivateNetworks: boolean
+  /** The whole call's deadline, from connecting to the last body byte (default 10 s). */
+  timeoutMs?: number
+  /** Larger response bodies are cut off and reported as too_large (default 1 MiB). */
+  maxBodyBytes?: number
+}
+
+const IPV4_BLOCKED: [string, number][] = [
+  ['0.0.0.0', 8], // "this network", unspecified
+  ['10.0.0.0', 8],
+  ['100.64.0.0', 10], // CGNAT (Alibaba's metadata service 100.100.100.200 is in it)
+  ['127.0.0.0', 8],
+  ['169.254.0.0', 16], // link-local; the AWS/GCP/Azure metadata service 169.254.169.254
+  ['172.16.0.0', 12],
+  ['192.0.0.0', 24], // IETF protocol assignments
+  ['192.0.2.0', 24], // documentation
+  ['192.88.99.0', 24], // 6to4 relay anycast
+  ['192.168.0.0', 16],
+  ['198.18.0.0', 15], // benchmarking
+  ['198.51.100.0', 24],
+  ['203.0.113.0', 24],
+  ['224.0.0.0', 4], // multicast
+  ['240.0.0.0', 4], // reserved, broadcast
+]
+
+const IPV6_BLOCKED: [string, number][] = [
+  ['::', 96], // unspecified, loopback ::1 and the deprecated IPv4-compatible form
+  ['64:ff9b:1::', 48], // local-use NAT64
+  ['100::', 64], // discard
+  ['2001:db8::', 32], // documentation
+  ['fc00::', 7], // unique-local (AWS's IPv6 metadata service fd00:ec2::254 is in it)
+  ['fe80::', 10], // link-local
+  ['ff00::', 8], // multicast
+]
+
+/** The addresses no outbound call may reach; IPv4 ranges also as IPv4-mapped (::ffff:a.b.c.d) and NAT64 IPv6. */
+export const BLOCKED_ADDRESSES: BlockList = (() => {
+  const list = new BlockList()
+  for (const [net, prefix] of IPV4_BLOCKED) {
+    list.addSubnet(net, prefix, 'ipv4')
+    list.addSubnet(`::ffff:${net}`, 96 + prefix, 'ipv6')
+    list.addSubnet(`64:ff9b::${net}`, 96 + prefix, 'ipv6')
+  }
+  for (const [net, prefix] of IPV6_BLOCKED) list.addSubnet(net, prefix, 'ipv6')
+  return list
+})()
+
+export function isBlockedAddress(address: string): boolean {
+  const family = isIP(address)
+  if (family === 0) return true // not an address at all: refuse rather than guess
+  return BLOCKED_ADDRESSES.check(address, family === 4 ? 'ipv4' : 'ipv6')
+}
+
+class BlockedAddressError extends Error {
+  override name = 'BlockedAddressError'
+  readonly code = 'ERR_BLOCKED_ADDRESS'
+  constructor(host: string, address: string) {
+    super(host === address ? `${address} is not a public address` : `${host} resolves to ${address}, which is not a public address`)
+  }
+}
+
+class TooLargeError extends Error {
+  override name = 'TooLargeError'
+}
+
+class DeadlineError extends Error {
+  override name = 'DeadlineError'
+}
+
+type LookupCallback = (err: NodeJS.ErrnoException | null, address: string | LookupAddress[], family?: number) => void
+
+/** dns.lookup that fails when any address of the name is blocked (a name with one private address is refused). */
+function guardedLookup(hostname: string, options: LookupOptions, callback: LookupCallback): void {
+  const all: LookupAllOptions = { ...options, all: true } as LookupAllOptions
+  dnsLookup(hostname, all, (err, addresses) => {
+    if (err) return callback(err, [])
+    const blocked = addresses.find((a) => isBlockedAddress(a.address))
+    if (blocked) return callback(new BlockedAddressError(hostname, blocked.address), [])
+    if (options.all) return callback(null, addresses)
+    const first = addresses[0]
+    if (!first) return callback(Object.assign(new Error(`${hostname} has no address`), { code: 'ENOTFOUND' }), [])
+    callback(null, first.address, first.family)
+  })
+}
+
+export function createOutboundHttp(options: OutboundOptions): OutboundHttp {
+  const timeoutMs = options.timeoutMs ?? 10_000
+  const maxBodyBytes = options.maxBodyBytes ?? 1024 * 1024
+  const base = buildConnector(options.allowPrivateNetworks ? { timeout: timeoutMs } : { timeout: timeoutMs, lookup: guardedLookup })
+  const connect: buildConnector.connector = (opts, callback) => {
+    // IP literals never reach the lookup hook; they are checked here, still before any connection is made.
+    const host = opts.hostname.replace(/^\[(.*)\]$/, '$1')
+    if (!options.allowPrivateNetworks && isIP(host) !== 0 && isBlockedAddress(host)) {
+      callback(new BlockedAddressError(host, host), null)
+      return
+    }
+    base(opts, callback)
+  }
+  // No keep-alive reuse across receivers matters here; undici's own timeouts back up the total deadline.
+  const agent = new Agent({ connect, headersTimeout: timeoutMs, bodyTimeout: timeoutMs })
+
+  return {
+    async request(req) {
+      let url: URL
+      try {
+        url = new URL(req.url)
+      } catch {
+        return failure('invalid_url', 'not an absolute URL')
+      }
+      if (url.protocol !== 'http:' && url.protocol !== 'https:') return failure('invalid_url', `${url.protocol} URLs are not supported`)
+      if (url.username || url.password) return failure('invalid_url', 'credentials in the URL are not allowed')
+
+      const deadline = new AbortController()
+      const limit = req.timeoutMs ?? timeoutMs
+      const timer = options.clock.setTimer(limit, () => deadline.abort(new DeadlineError(`no complete answer within ${limit} ms`)))
+      try {
+        const res = await request(url, { dispatcher: agent, method: req.method ?? 'GET', headers: req.headers, body: req.body, signal: deadline.signal })
+        const declared = Number(res.headers['content-length'])
+        if (declared > maxBodyBytes) {
+          res.body.destroy()
+          throw new TooLargeError(`the response declares ${declared} bytes, over the ${maxBodyBytes}-byte limit`)
+        }
+        const parts: Buffer[] = []
+        let size = 0
+        for await (const part of res.body) {
+          size += (part as Buffer).length
+          if (size > maxBodyBytes) {
+            res.body.destroy()
+            throw new TooLargeError(`the response body is over the ${maxBodyBytes}-byte limit`)
+          }
+          parts.push(part as Buffer)
+        }
+        return { ok: true, status: res.statusCode, headers: res.headers, body: Buffer.concat(parts) }
+      } catch (err) {
+        return { ok: false, error: classify(err, deadline.signal) }
+      } finally {
+        timer.cancel()
+      }
+    },
+    close: () => agent.close(),
+  }
+}
+
+function failure(kind: OutboundErrorKind, message: string): OutboundResult {
+  return { ok: false, error: { kind, message } }
+}
+
+const TIMEOUT_CODES = new Set(['UND_ERR_CONNECT_TIMEOUT', 'UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT', 'ETIMEDOUT'])
+
+function classify(err: unknown, deadline: AbortSignal): OutboundError {
+  if (deadline.aborted && deadline.reason instanceof DeadlineError) return { kind: 'timeout', message: deadline.reason.message }
+  for (let e: unknown = err; e instanceof Error; e = e.cause) {
+    if (e instanceof BlockedAddressError) return { kind: 'blocked_address', message: e.message }
+    if (e instanceof TooLargeError) return { kind: 'too_large', message: e.message }
+    const code = (e as NodeJS.ErrnoException).code
+    if (code && TIMEOUT_CODES.has(code)) return { kind: 'timeout', message: e.message }
+  }
+  const message = err instanceof Error ? `${(err as NodeJS.ErrnoException).code ?? err.name}: ${err.message}` : String(err)
+  return { kind: 'connection_failed', message }
+}

@@ -1,0 +1,197 @@
+// The jobs facility on a real database (SQLite, or PostgreSQL with TEST_PG_ADMIN_URL) and the fake clock:
+// enqueue in the caller's transaction, run, retry with backoff, give up, deduplicate, and take over a job whose
+// worker's lease lapsed.
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
+import { openDatabase, type Db } from '../src/platform/db/database.js'
+import { migrateToLatest } from '../src/platform/db/migrate.js'
+import { createJobs, pruneDoneJobs, type Jobs } from '../src/platform/jobs/service.js'
+import { exponentialBackoff, type JobInfo } from '../src/platform/jobs/types.js'
+import { FakeClock } from './support/clock.js'
+import { createTestDatabase, TEST_DIALECT, type TestDatabase } from './support/database.js'
+
+let database: TestDatabase
+let db: Db
+beforeAll(async () => {
+  database = await createTestDatabase()
+  db = openDatabase(database.url)
+  await migrateToLatest(db)
+})
+afterAll(async () => {
+  await db.close()
+  await database.drop()
+})
+
+let clock: FakeClock
+let jobs: Jobs
+let errors: unknown[]
+beforeEach(async () => {
+  await db.kysely.deleteFrom('jobs').execute()
+  clock = new FakeClock()
+  errors = []
+  jobs = createJobs({ db, clock, owner: 'worker-a', onError: (err) => errors.push(err) })
+})
+
+const allJobs = () => db.kysely.selectFrom('jobs').selectAll().execute()
+
+describe(`jobs on ${TEST_DIALECT}`, () => {
+  it('runs an enqueued job once and marks it done', async () => {
+    const seen: unknown[] = []
+    jobs.register<{ n: number }>('echo', async (payload, job) => void seen.push([payload, job.attempt]))
+    const { id, created } = await jobs.enqueue(db.kysely, { kind: 'echo', payload: { n: 1 } })
+    expect(created).toBe(true)
+    expect((await jobs.get(id))?.status).toBe('pending')
+
+    expect(await jobs.runDue()).toEqual({ succeeded: 1, failed: 0, lost: 0 })
+    expect(seen).toEqual([[{ n: 1 }, 1]])
+    expect(await jobs.get(id)).toMatchObject({ status: 'done', attempts: 1, lastError: null, leaseOwner: null, finishedAt: clock.now().toISOString() })
+    expect(await jobs.runDue()).toEqual({ succeeded: 0, failed: 0, lost: 0 })
+  })
+
+  it('does not run a job before its runAt', async () => {
+    let runs = 0
+    jobs.register('later', async () => void runs++)
+    await jobs.enqueue(db.kysely, { kind: 'later', payload: null, runAt: new Date(clock.now().getTime() + 60_000) })
+    await jobs.runDue()
+    expect(runs).toBe(0)
+    clock.advance(60_000)
+    await jobs.runDue()
+    expect(runs).toBe(1)
+  })
+
+  it('retries a failed job after its backoff, keeping the last error, until it succeeds', async () => {
+    let calls = 0
+    jobs.register('flaky', async () => {
+      if (++calls < 3) throw new Error(`failure ${calls}`)
+    })
+    const { id } = await jobs.enqueue(db.kysely, { kind: 'flaky', payload: {} })
+
+    expect(await jobs.runDue()).toEqual({ succeeded: 0, failed: 1, lost: 0 })
+    const afterFirst = await jobs.get(id)
+    expect(afterFirst).toMatchObject({ status: 'pending', attempts: 1, lastError: 'Error: failure 1' })
+    expect(Date.parse(afterFirst!.runAt) - clock.now().getTime()).toBe(exponentialBackoff(1)) // e^1 s
+    expect(errors).toHaveLength(1)
+
+    clock.advance(exponentialBackoff(1) - 1)
+    expect((await jobs.runDue()).failed).toBe(0) // not yet due
+    clock.advance(1)
+    expect((await jobs.runDue()).failed).toBe(1)
+    expect(await jobs.get(id)).toMatchObject({ status: 'pending', attempts: 2, lastError: 'Error: failure 2' })
+
+    clock.advance(exponentialBackoff(2))
+    expect((await jobs.runDue()).succeeded).toBe(1)
+    expect(await jobs.get(id)).toMatchObject({ status: 'done', attempts: 3, lastError: null })
+  })
+
+  it('marks a job failed after maxAttempts and keeps it', async () => {
+    jobs.register('doomed', async () => Promise.reject(new Error('always')), { maxAttempts: 3, backoff: () => 1_000 })
+    const { id } = await jobs.enqueue(db.kysely, { kind: 'doomed', payload: {} })
+    for (let i = 0; i < 5; i++) {
+      await jobs.runDue()
+      clock.advance(1_000)
+    }
+    expect(await jobs.get(id)).toMatchObject({ status: 'failed', attempts: 3, lastError: 'Error: always' })
+    expect((await jobs.get(id))?.finishedAt).not.toBeNull()
+    expect(errors).toHaveLength(3)
+  })
+
+  it('treats a second enqueue with the same idempotency key as a no-op returning the first id', async () => {
+    const first = await jobs.enqueue(db.kysely, { kind: 'once', payload: { v: 1 }, idempotencyKey: 'order-42' })
+    const second = await jobs.enqueue(db.kysely, { kind: 'once', payload: { v: 2 }, idempotencyKey: 'order-42' })
+    expect(second).toEqual({ id: first.id, created: false })
+    await jobs.enqueue(db.kysely, { kind: 'once', payload: { v: 3 } })
+    await jobs.enqueue(db.kysely, { kind: 'once', payload: { v: 4 } }) // no key: never deduplicated
+    const rows = await allJobs()
+    expect(rows).toHaveLength(3)
+    expect(JSON.parse(rows.find((r) => r.id === first.id)!.payload)).toEqual({ v: 1 })
+  })
+
+  it('writes the job in the caller\'s transaction: a rollback leaves no job, a commit leaves one', async () => {
+    await expect(
+      db.kysely.transaction().execute(async (trx) => {
+        await jobs.enqueue(trx, { kind: 'outbox', payload: { event: 'lost' } })
+        throw new Error('the caller\'s work failed')
+      }),
+    ).rejects.toThrow('the caller\'s work failed')
+    expect(await allJobs()).toHaveLength(0)
+
+    await db.kysely.transaction().execute((trx) => jobs.enqueue(trx, { kind: 'outbox', payload: { event: 'kept' } }))
+    expect((await allJobs()).map((r) => JSON.parse(r.payload))).toEqual([{ event: 'kept' }])
+  })
+
+  it('lets another worker take a job whose lease lapsed, and ignores the first worker\'s late result', async () => {
+    let release: () => void = () => {}
+    let signal: AbortSignal | undefined
+    const started = new Promise<void>((resolve) => {
+      jobs.register(
+        'slow',
+        (_payload, job: JobInfo) => {
+          signal = job.signal
+          resolve()
+          return new Promise<void>((done) => (release = done))
+        },
+        { leaseMs: 30_000 },
+      )
+    })
+    const other = createJobs({ db, clock, owner: 'worker-b' })
+    const ranOnB: number[] = []
+    other.register('slow', async (_payload, job) => void ranOnB.push(job.attempt), { leaseMs: 30_000 })
+    const { id } = await jobs.enqueue(db.kysely, { kind: 'slow', payload: {} })
+
+    const firstRun = jobs.runDue()
+    await started
+    expect(await jobs.get(id)).toMatchObject({ status: 'running', attempts: 1, leaseOwner: 'worker-a' })
+    expect(await other.runDue()).toEqual({ succeeded: 0, failed: 0, lost: 0 }) // leased to worker-a
+
+    clock.advance(30_000)
+    await clock.tick() // worker-a's lease timer: its handler is told to stop
+    expect(signal?.aborted).toBe(true)
+    expect(await other.runDue()).toEqual({ succeeded: 1, failed: 0, lost: 0 })
+    expect(ranOnB).toEqual([2])
+    expect(await jobs.get(id)).toMatchObject({ status: 'done', attempts: 2 })
+
+    release()
+    expect(await firstRun).toEqual({ succeeded: 0, failed: 0, lost: 1 }) // too late: nothing recorded
+    expect(await jobs.get(id)).toMatchObject({ status: 'done', attempts: 2, lastError: null })
+  })
+
+  it('fails a job whose worker stopped during its last allowed attempt', async () => {
+    jobs.register('hang', () => new Promise<void>(() => {}), { leaseMs: 1_000, maxAttempts: 1 })
+    const other = createJobs({ db, clock, owner: 'worker-b' })
+    other.register('hang', async () => {}, { leaseMs: 1_000, maxAttempts: 1 })
+    const { id } = await jobs.enqueue(db.kysely, { kind: 'hang', payload: {} })
+    void jobs.runDue() // never finishes: this worker "died"
+    await expect.poll(async () => (await jobs.get(id))?.status).toBe('running')
+    clock.advance(1_000)
+    await other.runDue()
+    expect(await jobs.get(id)).toMatchObject({ status: 'failed', attempts: 1, lastError: expect.stringContaining('lease expired') })
+  })
+
+  it('polls on the clock once started, refuses a second start, and stops', async () => {
+    let runs = 0
+    jobs.register('polled', async () => void runs++)
+    await jobs.enqueue(db.kysely, { kind: 'polled', payload: {} })
+    jobs.start(1_000)
+    expect(() => jobs.start(1_000)).toThrow(/already started/)
+    await clock.tick(999)
+    expect(runs).toBe(0)
+    await clock.tick(1)
+    expect(runs).toBe(1)
+    await jobs.enqueue(db.kysely, { kind: 'polled', payload: {} })
+    await jobs.stop()
+    await clock.tick(10_000)
+    expect(runs).toBe(1)
+    expect(clock.pendingTimers).toBe(0)
+  })
+
+  it('prunes done jobs past their retention and keeps failed ones', async () => {
+    jobs.register('ok', async () => {})
+    jobs.register('bad', async () => Promise.reject(new Error('no')), { maxAttempts: 1 })
+    await jobs.enqueue(db.kysely, { kind: 'ok', payload: {} })
+    await jobs.enqueue(db.kysely, { kind: 'bad', payload: {} })
+    await jobs.runDue()
+    expect(await pruneDoneJobs(db, clock, 60_000)).toBe(0)
+    clock.advance(60_001)
+    expect(await pruneDoneJobs(db, clock, 60_000)).toBe(1)
+    expect((await allJobs()).map((r) => r.status)).toEqual(['failed'])
+  })
+})
