@@ -65,10 +65,12 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   await services.maintenance.refresh()
   services.maintenance.start(deps.settingsPollMs ?? 5_000)
   if (config.pruneIntervalMs > 0) services.housekeeping.start(config.pruneIntervalMs)
+  if (config.jobsPollMs > 0) services.jobs.start(config.jobsPollMs)
   // Swept ten times per limit (at least every second), so a late request is answered within a tenth of the limit.
   deadlines.start(Math.min(1_000, Math.ceil(config.handlerTimeoutMs / 10)))
   app.addHook('onClose', async () => {
     deadlines.stop()
+    await services.jobs.stop()
     services.maintenance.stop()
     services.housekeeping.stop()
   })

@@ -24,6 +24,7 @@ const EnvSchema = Type.Object({
   BODY_LIMIT_BYTES: Type.Integer({ minimum: 1024, maximum: 10_485_760, default: 65_536 }),
   LOG_LEVEL: Type.Enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], { default: 'info' }),
   PRUNE_INTERVAL_SECONDS: Type.Integer({ minimum: 0, maximum: 86_400, default: 600 }),
+  JOBS_POLL_MS: Type.Integer({ minimum: 0, maximum: 60_000, default: 1_000 }),
   HANDLER_TIMEOUT_MS: Type.Integer({ minimum: 100, maximum: 600_000, default: 10_000 }),
   SECRETS_KEY: Type.Optional(Type.String()),
   // No default here: it depends on MODE (allowed in the sandbox, refused in production).
@@ -48,6 +49,8 @@ export interface Config {
   readonly logLevel: string
   /** How often each server deletes expired sessions, tokens and codes; 0 leaves it to `finapi prune`. */
   readonly pruneIntervalMs: number
+  /** How often each server looks for due background jobs; 0 runs none in this process. */
+  readonly jobsPollMs: number
   /** A request not answered this long after it arrived is answered with a timeout (API-523 on /v2). */
   readonly handlerTimeoutMs: number
   /**
@@ -114,6 +117,7 @@ export function loadConfig(env: Env): Config {
     logLevel: e.LOG_LEVEL,
     pruneIntervalMs: e.PRUNE_INTERVAL_SECONDS * 1000,
     handlerTimeoutMs: e.HANDLER_TIMEOUT_MS,
+    jobsPollMs: e.JOBS_POLL_MS,
     outboundAllowPrivateNetworks: (e.OUTBOUND_ALLOW_PRIVATE_NETWORKS ?? (e.MODE === 'sandbox' ? 'true' : 'false')) === 'true',
     outboundTimeoutMs: e.OUTBOUND_TIMEOUT_MS,
   } as Omit<Config, 'secretsKey'>

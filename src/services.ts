@@ -1,6 +1,8 @@
 // The one composition root: builds every service from config and infrastructure, feature by feature, each from
 // the narrowed dependencies it declares. The server, the CLI and the tests all call createServices; buildApp
 // (app.ts) mounts what it returns. Nothing here starts a timer: the server starts the background work.
+import { randomUUID } from 'node:crypto'
+import { hostname } from 'node:os'
 import type { Logger } from 'pino'
 import { createApplicationService, type ApplicationService } from './applications/service.js'
 import { bankingFeature, type BankingServices, type V2Routes } from './banking/feature.js'
@@ -12,7 +14,9 @@ import { oauthFeature, type OAuthServices } from './oauth/feature.js'
 import type { Clock } from './platform/clock.js'
 import type { Db } from './platform/db/database.js'
 import type { Feature } from './platform/feature.js'
+import type { JobHandler } from './platform/jobs/types.js'
 import { createHousekeeping, type Housekeeping } from './platform/housekeeping.js'
+import { createJobs, pruneDoneJobs, type Jobs } from './platform/jobs/service.js'
 import { createMaintenanceSwitch, type MaintenanceSwitch } from './platform/maintenance.js'
 
 export interface Infrastructure {
@@ -29,6 +33,8 @@ export interface Services {
   banking: BankingServices
   oauth: OAuthServices
   housekeeping: Housekeeping
+  /** The one job runner: every feature's job kinds are registered with it; the server polls it. */
+  jobs: Jobs
   /** Every feature's descriptor, in mounting order. */
   features: readonly Feature[]
 }
@@ -43,6 +49,8 @@ export interface ServiceOptions {
 export function createServices(config: Config, infrastructure: Infrastructure, options: ServiceOptions = {}): Services {
   const { db, clock, logger } = infrastructure
   const applications = createApplicationService({ db, clock })
+  // The owner names this process in a job's lease, so two processes on one database never take each other's jobs.
+  const jobs = createJobs({ db, clock, owner: `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`, onError: (err, job) => logger.warn({ err, job }, 'job failed') })
   const maintenance = createMaintenanceSwitch({ db, clock, onError: (err) => logger.warn({ err }, 'maintenance poll failed') })
 
   // The one cycle of the wiring: identity resolves OAuth access tokens through OAuth's token service, and OAuth's
@@ -61,8 +69,10 @@ export function createServices(config: Config, infrastructure: Infrastructure, o
   })
   const features: Feature[] = [identity, banking, oauth, ...(options.extraFeatures ?? [])]
 
+  for (const feature of features) for (const job of feature.jobs ?? []) jobs.register(job.kind, job.handler as JobHandler, job.options)
+
   const housekeeping = createHousekeeping({
-    tasks: features.flatMap((f) => f.housekeeping ?? []),
+    tasks: [...features.flatMap((f) => f.housekeeping ?? []), { name: 'finished jobs', prune: () => pruneDoneJobs(db, clock) }],
     clock,
     onPruned: (counts) => {
       if (Object.values(counts).some((n) => n > 0)) logger.info({ pruned: counts }, 'deleted expired rows')
@@ -70,5 +80,5 @@ export function createServices(config: Config, infrastructure: Infrastructure, o
     onError: (err) => logger.warn({ err }, 'housekeeping failed'),
   })
 
-  return { applications, maintenance, identity: identity.services, banking: banking.services, oauth: oauth.services, housekeeping, features }
+  return { applications, maintenance, identity: identity.services, banking: banking.services, oauth: oauth.services, housekeeping, jobs, features }
 }

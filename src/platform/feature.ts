@@ -4,6 +4,7 @@
 import type { PruneTask } from './housekeeping.js'
 import type { App } from './http/app.js'
 import type { ErrorFamily } from './http/error-family.js'
+import type { JobHandler, KindOptions } from './jobs/types.js'
 
 export interface FeatureHttp {
   /**
@@ -25,11 +26,20 @@ export interface FeatureOpenapi {
   securitySchemes?: Record<string, SecurityScheme>
 }
 
+/** A kind of background job a feature handles; the composition root registers it with the one job runner. */
+export interface JobKind {
+  kind: string
+  handler: JobHandler<never>
+  options?: KindOptions
+}
+
 export interface Feature<Services = unknown> {
   readonly name: string
   readonly services: Services
   readonly http?: FeatureHttp
   /** Rows of this feature that can never be used again, deleted by every server's housekeeping and `finapi prune`. */
   readonly housekeeping?: readonly PruneTask[]
+  /** The job kinds the feature enqueues and handles (through the Jobs service it is given). */
+  readonly jobs?: readonly JobKind[]
   readonly openapi?: FeatureOpenapi
 }

@@ -1,10 +1,9 @@
 // The jobs facility's public shapes. A handler gets the decoded payload and what it may need to know about
 // the attempt; what it throws is stored as last_error and retried after the kind's backoff.
-import type { Kysely } from 'kysely'
-import type { Database, JobStatus } from '../db/schema.js'
+import type { JobStatus } from '../db/schema.js'
 
 /** A caller's database handle or open transaction: enqueue writes the job there, so it commits with the caller's work. */
-export type Executor = Kysely<Database>
+export type { Executor } from '../db/database.js'
 
 export interface JobInfo {
   id: string
