@@ -23,9 +23,9 @@ describe('loadConfig', () => {
 
   it('lets outbound calls reach private networks in the sandbox only, unless told otherwise', () => {
     expect(loadConfig({}).outboundAllowPrivateNetworks).toBe(true)
-    expect(loadConfig({ MODE: 'production', DATABASE_URL: 'postgres://u@h/db' }).outboundAllowPrivateNetworks).toBe(false)
+    expect(loadConfig({ MODE: 'production', DATABASE_URL: 'postgres://u@h/db', SECRETS_KEY: 'k'.repeat(40) }).outboundAllowPrivateNetworks).toBe(false)
     expect(loadConfig({ OUTBOUND_ALLOW_PRIVATE_NETWORKS: 'false' }).outboundAllowPrivateNetworks).toBe(false)
-    expect(loadConfig({ MODE: 'production', DATABASE_URL: 'postgres://u@h/db', OUTBOUND_ALLOW_PRIVATE_NETWORKS: 'true' }).outboundAllowPrivateNetworks).toBe(true)
+    expect(loadConfig({ MODE: 'production', DATABASE_URL: 'postgres://u@h/db', SECRETS_KEY: 'k'.repeat(40), OUTBOUND_ALLOW_PRIVATE_NETWORKS: 'true' }).outboundAllowPrivateNetworks).toBe(true)
     expect(loadConfig({}).outboundTimeoutMs).toBe(10_000)
     expect(loadConfig({ OUTBOUND_TIMEOUT_MS: '2500' }).outboundTimeoutMs).toBe(2_500)
   })
