@@ -9,25 +9,22 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createDatabaseBlobStore } from '../src/platform/blobs/database-store.js'
 import { createDirectoryBlobStore } from '../src/platform/blobs/directory-store.js'
 import type { BlobStore } from '../src/platform/blobs/types.js'
-import { openDatabase, type Db } from '../src/platform/db/database.js'
-import { migrateToLatest } from '../src/platform/db/migrate.js'
+import type { Db } from '../src/platform/db/database.js'
 import { FakeClock } from './support/clock.js'
-import { createTestDatabase, TEST_DIALECT, type TestDatabase } from './support/database.js'
+import { openMigratedTestDatabase, TEST_DIALECT } from './support/database.js'
 
 const CHUNK = 1024 // small chunks, so boundaries are cheap to reach
 
-let database: TestDatabase
+let opened: Awaited<ReturnType<typeof openMigratedTestDatabase>>
 let db: Db
 let dir: string
 beforeAll(async () => {
-  database = await createTestDatabase()
-  db = openDatabase(database.url)
-  await migrateToLatest(db)
+  opened = await openMigratedTestDatabase()
+  db = opened.db
   dir = mkdtempSync(join(tmpdir(), 'finapi-blobs-'))
 })
 afterAll(async () => {
-  await db.close()
-  await database.drop()
+  await opened.close()
   rmSync(dir, { recursive: true, force: true })
 })
 

@@ -2,23 +2,20 @@
 // enqueue in the caller's transaction, run, retry with backoff, give up, deduplicate, and take over a job whose
 // worker's lease lapsed.
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
-import { openDatabase, type Db } from '../src/platform/db/database.js'
-import { migrateToLatest } from '../src/platform/db/migrate.js'
+import type { Db } from '../src/platform/db/database.js'
 import { createJobs, pruneDoneJobs, type Jobs } from '../src/platform/jobs/service.js'
 import { exponentialBackoff, type JobInfo } from '../src/platform/jobs/types.js'
 import { FakeClock } from './support/clock.js'
-import { createTestDatabase, TEST_DIALECT, type TestDatabase } from './support/database.js'
+import { openMigratedTestDatabase, TEST_DIALECT } from './support/database.js'
 
-let database: TestDatabase
+let opened: Awaited<ReturnType<typeof openMigratedTestDatabase>>
 let db: Db
 beforeAll(async () => {
-  database = await createTestDatabase()
-  db = openDatabase(database.url)
-  await migrateToLatest(db)
+  opened = await openMigratedTestDatabase()
+  db = opened.db
 })
 afterAll(async () => {
-  await db.close()
-  await database.drop()
+  await opened.close()
 })
 
 let clock: FakeClock

@@ -20,16 +20,8 @@ const Opt = Type.Optional
 
 // ---- Login -------------------------------------------------------------------------------------------------
 
-export const CREDENTIAL_KINDS = [
-  'usernamePassword',
-  'deviceRegIdPasscode',
-  'deviceRegIdPassword',
-  'deviceRegIdFingerprint',
-  'ivrPasscode',
-  'partyIdentifiers',
-  'token',
-] as const
-export type CredentialKind = (typeof CREDENTIAL_KINDS)[number]
+// The login body's credential members are exactly identity's credential kinds.
+export { CREDENTIAL_KINDS, type CredentialKind } from '../identity/types.js'
 
 export const Credentials = Type.Object({
   apiStructType: Type.String({ description: 'Names the one credential member supplied' }),

@@ -5,6 +5,8 @@ import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import pg from 'pg'
+import { openDatabase, type Db } from '../../src/platform/db/database.js'
+import { migrateToLatest } from '../../src/platform/db/migrate.js'
 
 export interface TestDatabase {
   url: string
@@ -36,5 +38,20 @@ async function withAdmin<T>(adminUrl: string, fn: (client: pg.Client) => Promise
     return await fn(client)
   } finally {
     await client.end()
+  }
+}
+
+/** A fresh database with every migration applied and an open handle to it: for tests below the HTTP layer. */
+export async function openMigratedTestDatabase(): Promise<{ database: TestDatabase; db: Db; close(): Promise<void> }> {
+  const database = await createTestDatabase()
+  const db = openDatabase(database.url)
+  await migrateToLatest(db)
+  return {
+    database,
+    db,
+    async close() {
+      await db.close()
+      await database.drop()
+    },
   }
 }

@@ -4,9 +4,9 @@
 // apply while the worker still holds the claim (same owner and attempt), so a worker whose lease lapsed and whose
 // job was taken over cannot overwrite the new attempt's result.
 import { randomUUID } from 'node:crypto'
-import type { Selectable } from 'kysely'
+import type { ExpressionBuilder, Selectable } from 'kysely'
 import type { Db } from '../db/database.js'
-import type { JobsTable } from '../db/schema.js'
+import type { Database, JobsTable } from '../db/schema.js'
 import type { Executor } from './types.js'
 
 export type JobRow = Selectable<JobsTable>
@@ -89,14 +89,17 @@ interface Held {
   attempts: number
 }
 
+/** Only while the claim is still this worker's: still running, the same owner and the same attempt. */
+function heldBy(held: Held) {
+  return (eb: ExpressionBuilder<Database, 'jobs'>) =>
+    eb.and([eb('id', '=', held.id), eb('status', '=', 'running'), eb('lease_owner', '=', held.owner), eb('attempts', '=', held.attempts)])
+}
+
 export async function completeJob(executor: Executor, held: Held, now: string): Promise<boolean> {
   const res = await executor
     .updateTable('jobs')
     .set({ status: 'done', lease_owner: null, lease_expires_at: null, last_error: null, finished_at: now, updated_at: now })
-    .where('id', '=', held.id)
-    .where('status', '=', 'running')
-    .where('lease_owner', '=', held.owner)
-    .where('attempts', '=', held.attempts)
+    .where(heldBy(held))
     .executeTakeFirst()
   return res.numUpdatedRows > 0n
 }
@@ -110,10 +113,7 @@ export async function failJob(executor: Executor, held: Held, failure: { error: 
         ? { status: 'failed', last_error: failure.error, lease_owner: null, lease_expires_at: null, finished_at: failure.now, updated_at: failure.now }
         : { status: 'pending', last_error: failure.error, lease_owner: null, lease_expires_at: null, run_at: failure.retryAt, updated_at: failure.now },
     )
-    .where('id', '=', held.id)
-    .where('status', '=', 'running')
-    .where('lease_owner', '=', held.owner)
-    .where('attempts', '=', held.attempts)
+    .where(heldBy(held))
     .executeTakeFirst()
   return res.numUpdatedRows > 0n
 }
