@@ -5,17 +5,7 @@ import { CODE_TTL_MS } from '../../src/oauth/authorize-service.js'
 import { REFRESH_TOKEN_TTL_S } from '../../src/oauth/token-service.js'
 import { expectStatus, withToken } from '../support/banking.js'
 import { startTestApp, type Response, type TestApp } from '../support/harness.js'
-import {
-  REDIRECT,
-  TOKEN_HEADERS,
-  authorizeCode,
-  basic,
-  expectTokenError,
-  pkce,
-  sandboxRequest,
-  sandboxTokens,
-  token,
-} from '../support/oauth.js'
+import { REDIRECT, TOKEN_HEADERS, authorizeCode, basic, expectTokenError, pkce, sandboxRequest, sandboxTokens, token } from '../support/oauth.js'
 
 let t: TestApp
 const PARTNER_REDIRECT = 'https://partner.example/callback'
