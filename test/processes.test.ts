@@ -1,5 +1,7 @@
 // The real command-line tool and server processes: key management, two servers sharing one database, and a
 // graceful shutdown on SIGTERM.
+import { readFileSync } from 'node:fs'
+import { fileURLToPath } from 'node:url'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createTestDatabase, TEST_DIALECT, type TestDatabase } from './support/database.js'
 import { runFinapi, startFinapiServer } from './support/cli.js'
@@ -95,6 +97,22 @@ describe('finapi prune', () => {
       expect(left).toEqual(['prune-test-live'])
     } finally {
       await db.close()
+    }
+  })
+})
+
+describe('the production build', () => {
+  it('serves from dist/ as plain JavaScript, with no loader in the process', async () => {
+    const server = await startServer()
+    try {
+      // The process's own command line: node, the bin script, serve; no --import/--loader (tsx is a dev tool only).
+      const argv = readFileSync(`/proc/${server.child.pid}/cmdline`, 'utf8').split('\0').filter(Boolean)
+      expect(argv.slice(1)).toEqual([fileURLToPath(new URL('../bin/finapi.js', import.meta.url)), 'serve'])
+      expect(readFileSync(new URL('../bin/finapi.js', import.meta.url), 'utf8')).toContain("'../dist/cli.js'")
+      expect((await call(server.baseUrl, 'sandbox-key-finapi', 'GET', '/health/ready')).status).toBe(200)
+    } finally {
+      server.child.kill('SIGTERM')
+      await server.exited
     }
   })
 })

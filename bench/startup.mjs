@@ -1,0 +1,47 @@
+#!/usr/bin/env node
+// Start-up time of `finapi serve` until /health/ready answers 200, median of N runs, on a fresh SQLite database
+// (migrations and the sandbox data load) and again on the database the first run left (a restart).
+// Usage: node bench/startup.mjs [path/to/bin/finapi.js] [runs]   (default: this checkout's bin, 5 runs)
+import { spawn } from 'node:child_process'
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { fileURLToPath } from 'node:url'
+
+const bin = process.argv[2] ?? fileURLToPath(new URL('../bin/finapi.js', import.meta.url))
+const runs = Number(process.argv[3] ?? 5)
+
+async function startOnce(databaseUrl) {
+  const started = performance.now()
+  const child = spawn(process.execPath, [bin, 'serve'], { env: { PATH: process.env.PATH, PORT: '0', DATABASE_URL: databaseUrl, LOG_LEVEL: 'warn', PRUNE_INTERVAL_SECONDS: '0' } })
+  let output = ''
+  const base = await new Promise((resolve, reject) => {
+    child.stdout.on('data', (d) => {
+      output += d
+      const m = /listening on (http:\/\/[\d.]+:\d+)/.exec(output)
+      if (m) resolve(m[1])
+    })
+    child.on('exit', () => reject(new Error(`exited before listening:\n${output}`)))
+  })
+  for (;;) {
+    const res = await fetch(`${base}/health/ready`).catch(() => undefined)
+    if (res?.status === 200) break
+    await new Promise((r) => setTimeout(r, 5))
+  }
+  const ms = performance.now() - started
+  child.kill('SIGTERM')
+  await new Promise((r) => child.on('close', r))
+  return ms
+}
+
+const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]
+const fresh = []
+const restart = []
+for (let i = 0; i < runs; i++) {
+  const dir = mkdtempSync(join(tmpdir(), 'finapi-startup-'))
+  const url = `sqlite:${join(dir, 'db.sqlite')}`
+  fresh.push(await startOnce(url))
+  restart.push(await startOnce(url))
+  rmSync(dir, { recursive: true, force: true })
+}
+console.log(`${bin}: ready after ${median(fresh).toFixed(0)} ms on a fresh database, ${median(restart).toFixed(0)} ms on a restart (medians of ${runs})`)
