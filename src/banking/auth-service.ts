@@ -3,8 +3,8 @@
 // any-string Authorization, and which OAuth access tokens may act here. Verifying secrets, lockout and sessions
 // are identity's (src/identity/).
 import { invalid, unauthenticated } from '../platform/errors.js'
-import type { IdentityService } from '../identity/service.js'
-import type { Claim, Principal, SessionPrincipal } from '../identity/types.js'
+import { NOT_A_TOKEN, type IdentityService } from '../identity/service.js'
+import type { Claim, Principal } from '../identity/types.js'
 import { CREDENTIAL_KINDS, SOFT_CREDENTIAL_TYPES, type CredentialKind, type Credentials, type LoginBody } from './schemas.js'
 
 /** The scope an OAuth access token needs to act on the banking interface. */
@@ -101,6 +101,7 @@ function bankingPrincipal(principal: Principal, applicationId: string | undefine
 export function createAuthService(deps: { identity: IdentityService; options?: AuthOptions }): AuthService {
   const { identity } = deps
   const lenientCustomerId = deps.options?.lenientCustomerId
+  const lenientPrincipal: BankingPrincipal | undefined = lenientCustomerId ? Object.freeze({ customerId: lenientCustomerId, restricted: false }) : undefined
 
   return {
     async login(body) {
@@ -110,14 +111,19 @@ export function createAuthService(deps: { identity: IdentityService; options?: A
       return { token: r.token, expires: r.expires, isBusinessUser: r.customer.isBusiness, isRestrictedToAppTracker: r.restricted }
     },
 
-    // A session principal already has the banking principal's shape: returned as is, with no allocation.
-    recall: (header): SessionPrincipal | undefined => identity.recall(header),
+    // A session principal already has the banking principal's shape: returned as is, with no allocation. A string
+    // identity recently found to be no token is the lenient sandbox's customer at once, with no database work.
+    recall(header): BankingPrincipal | undefined {
+      const known = identity.recall(header)
+      if (known !== NOT_A_TOKEN) return known
+      return lenientPrincipal
+    },
 
     async authenticate(header, applicationId) {
       const principal = await identity.resolvePrincipal(header)
       if (principal) return bankingPrincipal(principal, applicationId)
       // The sandbox accepts any other string as the first sandbox customer (banking spec, Authentication 3).
-      if (lenientCustomerId) return { customerId: lenientCustomerId, restricted: false }
+      if (lenientPrincipal) return lenientPrincipal
       throw unauthenticated()
     },
 

@@ -43,9 +43,23 @@ export interface PrincipalResolver {
    * falls back to the unknown-string rule.
    */
   resolvePrincipal(authorization: string | undefined): Promise<Principal | undefined>
-  /** The principal of a session verified in the last SESSION_CACHE_MS, without waiting: the hot path. */
-  recall(authorization: string | undefined): SessionPrincipal | undefined
+  /**
+   * Without waiting (the hot path): the principal of a session verified in the last SESSION_CACHE_MS;
+   * NOT_A_TOKEN for a string resolvePrincipal found to be no token of this server in the last UNKNOWN_CACHE_MS;
+   * otherwise undefined (ask resolvePrincipal).
+   */
+  recall(authorization: string | undefined): SessionPrincipal | typeof NOT_A_TOKEN | undefined
 }
+
+/** recall()'s answer for a string known to be no token this server issued. */
+export const NOT_A_TOKEN = 'not-a-token' as const
+/**
+ * How long a string that is no token is remembered as such. Safe because tokens are 256-bit random values: a string
+ * seen before it was issued cannot become a token. It spares the lenient sandbox's any-string path its database
+ * lookups, which made it the slowest call of the sandbox.
+ */
+export const UNKNOWN_CACHE_MS = 5 * 60_000
+const UNKNOWN_CACHE_ENTRIES = 10_000
 
 export interface IdentityService extends PrincipalResolver {
   /** Checks a claim with the same scrypt work, lockout and uniform failure for every cause; opens no session. */
@@ -87,6 +101,8 @@ export function createIdentityService(deps: IdentityDeps): IdentityService {
   const { db, clock, accessTokens } = deps
   const partyKey = partyLookupSecret(deps.secretsKey)
   const verified = new Map<string, { principal: SessionPrincipal; expiresAt: number; until: number }>()
+  // Hashes of strings found to be no token, with when that finding lapses; bounded, oldest first out.
+  const unknown = new Map<string, number>()
 
   /** The stored credential a claim names; for party identifiers also by the legacy unkeyed hash. */
   async function find(brand: string, lob: string, claim: Claim): Promise<{ credential?: repo.CredentialRow; rekeyTo?: string }> {
@@ -174,9 +190,12 @@ export function createIdentityService(deps: IdentityDeps): IdentityService {
     recall(authorization) {
       const token = tokenOf(authorization)
       if (!token) return undefined
-      const hit = verified.get(sha256Hex(token))
+      const tokenHash = sha256Hex(token)
       const now = clock.now().getTime()
-      return hit && hit.until > now && hit.expiresAt > now ? hit.principal : undefined
+      const hit = verified.get(tokenHash)
+      if (hit) return hit.until > now && hit.expiresAt > now ? hit.principal : undefined
+      const until = unknown.get(tokenHash)
+      return until !== undefined && until > now ? NOT_A_TOKEN : undefined
     },
 
     async resolvePrincipal(authorization) {
@@ -196,7 +215,11 @@ export function createIdentityService(deps: IdentityDeps): IdentityService {
       }
       // OAuth tokens are not cached: their revocation holds everywhere at once.
       const access = await accessTokens?.find(tokenHash)
-      if (!access) return undefined
+      if (!access) {
+        if (unknown.size >= UNKNOWN_CACHE_ENTRIES) unknown.delete(unknown.keys().next().value!)
+        unknown.set(tokenHash, now + UNKNOWN_CACHE_MS)
+        return undefined
+      }
       if (!access.active) throw unauthenticated()
       return { source: 'oauth', customerId: access.customerId, clientId: access.clientId, applicationId: access.applicationId, scopes: access.scopes, expiresAt: access.expiresAt, tokenHash }
     },
