@@ -10,8 +10,11 @@ import type { Config } from './config.js'
 import { healthRoutes } from './platform/health.js'
 import type { App } from './platform/http/app.js'
 import { correlationId } from './platform/http/correlation.js'
+import { bodyRateGuard, guardBodies } from './platform/http/body-rate.js'
+import { clientErrorHandler, expectationHandler } from './platform/http/client-errors.js'
 import { createRequestDeadlines } from './platform/http/deadlines.js'
-import { checkFamily, frameworkErrorHandler, platformErrors, useErrorFamily, type MountedFamily } from './platform/http/error-family.js'
+import { checkFamily, FamilyTable, frameworkErrorHandler, platformErrors, useErrorFamily } from './platform/http/error-family.js'
+import { invalid } from './platform/errors.js'
 import { lazyChildLogger } from './platform/logger.js'
 import { MeteringLogController, RequestMetrics, metricsRoutes } from './platform/metrics.js'
 import { openapiPlugin } from './platform/openapi.js'
@@ -41,7 +44,13 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   const services = deps.services ?? createServices(config, deps, deps)
   const metrics = new RequestMetrics()
   const deadlines = createRequestDeadlines({ clock, limitMs: config.handlerTimeoutMs, onError: (err) => logger.warn({ err }, 'request deadline sweep failed') })
-  const mounted: MountedFamily[] = []
+  // Which family answers a failure raised before any route is chosen, by the URL's prefix.
+  const families = new FamilyTable(platformErrors)
+  const answerFrameworkError = frameworkErrorHandler(families)
+  const log = () => app.log
+  // Slow clients: Node checks the header and whole-request timeouts every connectionsCheckingInterval, so checked
+  // ten times per limit (at least every second) they hold to within a tenth of the limit.
+  const checkEveryMs = Math.min(1_000, Math.ceil(config.headersTimeoutMs / 10))
   const app = Fastify({
     loggerInstance: logger as FastifyBaseLogger,
     genReqId: correlationId,
@@ -49,18 +58,32 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     logController: new MeteringLogController(metrics, { requestIdLogLabel: 'correlationId' }, deadlines.completed),
     childLoggerFactory: (logger, bindings, options) => lazyChildLogger(logger as Logger, bindings, options) as FastifyBaseLogger,
     bodyLimit: config.bodyLimitBytes,
-    requestTimeout: 30_000,
+    requestTimeout: config.requestTimeoutMs,
+    keepAliveTimeout: config.keepAliveTimeoutMs,
+    http: {
+      headersTimeout: config.headersTimeoutMs,
+      requestTimeout: config.requestTimeoutMs,
+      connectionsCheckingInterval: checkEveryMs,
+      // Checked in the onRequest hook below, so that a missing Host answers in the family's contract, not empty.
+      requireHostHeader: false,
+    },
+    // Requests the HTTP parser rejects, or cut off by a timeout: answered in the contract of the family at the path.
+    clientErrorHandler: clientErrorHandler(families, log),
     // Long enough for any valid path parameter to reach schema validation, which names the field.
     routerOptions: { maxParamLength: 256 },
     // Raised before a route is chosen: answered by the family mounted at the URL's prefix.
     frameworkErrors: (error, request, reply) => {
       reply.header('X-CorrelationID', request.id)
-      return frameworkErrorHandler(() => mounted, platformErrors)(error, request, reply)
+      return answerFrameworkError(error, request, reply)
     },
   }).withTypeProvider<TypeBoxTypeProvider>()
+  app.server.maxConnections = config.maxConnections
+  app.server.on('checkExpectation', expectationHandler(families, log))
   app.setValidatorCompiler(validatorCompiler)
   app.decorate('services', services)
-  useErrorFamily(app, platformErrors, { notFound: false })
+  // The root's own not-found handler: Fastify's logs the raw URL, secrets in its query included.
+  useErrorFamily(app, platformErrors)
+  if (config.bodyMinBytesPerSecond > 0) app.addHook('onRoute', guardBodies(bodyRateGuard(config.bodyMinBytesPerSecond, config.bodyRateWindowMs)))
 
   await services.maintenance.refresh()
   services.maintenance.start(deps.settingsPollMs ?? 5_000)
@@ -78,7 +101,9 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   app.addHook('onRequest', (request, reply, done) => {
     reply.header('X-CorrelationID', request.id)
     deadlines.started(reply)
-    done()
+    // HTTP/1.1 requires Host (RFC 9112 3.2); Node's own check would answer 400 with no body.
+    if (request.headers.host === undefined && request.raw.httpVersionMinor === 1) done(invalid([{ field: 'Host', reason: 'required header is missing' }]))
+    else done()
   })
 
   await metricsRoutes(app, metrics)
@@ -91,7 +116,11 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     const { prefix, errors } = http
     if (errors) {
       checkFamily(errors)
-      if (prefix) mounted.push({ prefix, family: errors })
+      if (prefix) families.mount(prefix, errors)
+    }
+    for (const mounted of http.families ?? []) {
+      checkFamily(mounted.family)
+      families.mount(mounted.prefix, mounted.family)
     }
     await app.register(
       async (scope) => {

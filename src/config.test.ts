@@ -87,3 +87,10 @@ describe('SECRETS_KEY', () => {
     expect(Object.keys(config)).not.toContain('secretsKey')
   })
 })
+
+describe('slow-client limits', () => {
+  it('default to holding limits and refuse a header timeout longer than the request timeout', () => {
+    expect(loadConfig({})).toMatchObject({ headersTimeoutMs: 10_000, requestTimeoutMs: 30_000, keepAliveTimeoutMs: 5_000, bodyMinBytesPerSecond: 512, bodyRateWindowMs: 5_000, maxConnections: 1_024 })
+    expect(() => loadConfig({ HEADERS_TIMEOUT_MS: '20000', REQUEST_TIMEOUT_MS: '10000' })).toThrow(/HEADERS_TIMEOUT_MS=20000 must not exceed REQUEST_TIMEOUT_MS=10000/)
+  })
+})

@@ -26,6 +26,12 @@ const EnvSchema = Type.Object({
   PRUNE_INTERVAL_SECONDS: Type.Integer({ minimum: 0, maximum: 86_400, default: 600 }),
   JOBS_POLL_MS: Type.Integer({ minimum: 0, maximum: 60_000, default: 1_000 }),
   HANDLER_TIMEOUT_MS: Type.Integer({ minimum: 100, maximum: 600_000, default: 10_000 }),
+  HEADERS_TIMEOUT_MS: Type.Integer({ minimum: 100, maximum: 60_000, default: 10_000 }),
+  REQUEST_TIMEOUT_MS: Type.Integer({ minimum: 100, maximum: 600_000, default: 30_000 }),
+  KEEP_ALIVE_TIMEOUT_MS: Type.Integer({ minimum: 100, maximum: 600_000, default: 5_000 }),
+  BODY_MIN_BYTES_PER_SECOND: Type.Integer({ minimum: 0, maximum: 10_485_760, default: 512 }),
+  BODY_RATE_WINDOW_MS: Type.Integer({ minimum: 100, maximum: 60_000, default: 5_000 }),
+  MAX_CONNECTIONS: Type.Integer({ minimum: 1, maximum: 1_000_000, default: 1_024 }),
   SECRETS_KEY: Type.Optional(Type.String()),
   // No default here: it depends on MODE (allowed in the sandbox, refused in production).
   OUTBOUND_ALLOW_PRIVATE_NETWORKS: Type.Optional(Type.Enum(['true', 'false'])),
@@ -53,6 +59,16 @@ export interface Config {
   readonly jobsPollMs: number
   /** A request not answered this long after it arrived is answered with a timeout (API-523 on /v2). */
   readonly handlerTimeoutMs: number
+  /** Slow clients: the request line and headers must arrive within headersTimeoutMs, the whole request within requestTimeoutMs. */
+  readonly headersTimeoutMs: number
+  readonly requestTimeoutMs: number
+  /** An idle keep-alive connection is closed after this long. */
+  readonly keepAliveTimeoutMs: number
+  /** A body bringing fewer bytes than this a second over a window of bodyRateWindowMs is cut off; 0: no minimum. */
+  readonly bodyMinBytesPerSecond: number
+  readonly bodyRateWindowMs: number
+  /** Connections one process holds open at once; further ones are closed as they arrive. */
+  readonly maxConnections: number
   /**
    * The server secret keys are derived from (platform/crypto.ts deriveKey). Not enumerable, so logging or
    * serialising the config never shows it.
@@ -102,6 +118,9 @@ export function loadConfig(env: Env): Config {
     if (e.SECRETS_KEY === undefined) throw new ConfigError('SECRETS_KEY must be set when MODE=production (at least 32 characters, e.g. openssl rand -base64 48)')
     if (e.SECRETS_KEY === SANDBOX_SECRETS_KEY) throw new ConfigError('SECRETS_KEY must not be the published sandbox value when MODE=production')
   }
+  if (e.HEADERS_TIMEOUT_MS > e.REQUEST_TIMEOUT_MS) {
+    throw new ConfigError(`HEADERS_TIMEOUT_MS=${e.HEADERS_TIMEOUT_MS} must not exceed REQUEST_TIMEOUT_MS=${e.REQUEST_TIMEOUT_MS}`)
+  }
   const secretsKey = e.SECRETS_KEY ?? SANDBOX_SECRETS_KEY
   if (secretsKey.length < MIN_SECRETS_KEY_LENGTH) throw new ConfigError(`SECRETS_KEY must be at least ${MIN_SECRETS_KEY_LENGTH} characters (value hidden)`)
 
@@ -118,6 +137,12 @@ export function loadConfig(env: Env): Config {
     pruneIntervalMs: e.PRUNE_INTERVAL_SECONDS * 1000,
     handlerTimeoutMs: e.HANDLER_TIMEOUT_MS,
     jobsPollMs: e.JOBS_POLL_MS,
+    headersTimeoutMs: e.HEADERS_TIMEOUT_MS,
+    requestTimeoutMs: e.REQUEST_TIMEOUT_MS,
+    keepAliveTimeoutMs: e.KEEP_ALIVE_TIMEOUT_MS,
+    bodyMinBytesPerSecond: e.BODY_MIN_BYTES_PER_SECOND,
+    bodyRateWindowMs: e.BODY_RATE_WINDOW_MS,
+    maxConnections: e.MAX_CONNECTIONS,
     outboundAllowPrivateNetworks: (e.OUTBOUND_ALLOW_PRIVATE_NETWORKS ?? (e.MODE === 'sandbox' ? 'true' : 'false')) === 'true',
     outboundTimeoutMs: e.OUTBOUND_TIMEOUT_MS,
   } as Omit<Config, 'secretsKey'>

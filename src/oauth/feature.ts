@@ -7,6 +7,7 @@ import type { Db } from '../platform/db/database.js'
 import type { Feature } from '../platform/feature.js'
 import { createAuthorizeService, pruneConsentsAndCodes, type AuthorizeService } from './authorize-service.js'
 import { createClientService, type ClientService } from './clients-service.js'
+import { oauthTokenErrors } from './errors.js'
 import { oauthRoutes } from './routes.js'
 import { OAUTH_SECURITY_SCHEMES } from './schemas.js'
 import { createTokenService, pruneTokens, type TokenService } from './token-service.js'
@@ -39,7 +40,11 @@ export function oauthFeature(deps: OAuthDeps): Feature<OAuthServices> {
     name: 'oauth',
     services: { clients, authorize, tokens },
     // Two scopes share /oauth2/v3 (the HTML pages and the JSON token endpoint), each with its own error family.
-    http: { register: (app) => oauthRoutes(app, { oauthAuthorize: authorize, oauthTokens: tokens }) },
+    // A request to the token endpoint that the HTTP parser rejects still answers an RFC 6749 error.
+    http: {
+      families: [{ prefix: '/oauth2/v3/token', family: oauthTokenErrors }],
+      register: (app) => oauthRoutes(app, { oauthAuthorize: authorize, oauthTokens: tokens }),
+    },
     housekeeping: [
       { name: 'oauth consents and codes', prune: () => pruneConsentsAndCodes(db, clock) },
       { name: 'oauth tokens and grants', prune: () => pruneTokens(db, clock) },

@@ -3,7 +3,7 @@
 // builds the descriptors in order and mounts each; adding a feature is one line there.
 import type { PruneTask } from './housekeeping.js'
 import type { App } from './http/app.js'
-import type { ErrorFamily } from './http/error-family.js'
+import type { ErrorFamily, MountedFamily } from './http/error-family.js'
 import type { JobHandler, KindOptions } from './jobs/types.js'
 
 export interface FeatureHttp {
@@ -13,6 +13,11 @@ export interface FeatureHttp {
    */
   prefix?: string
   errors?: ErrorFamily
+  /**
+   * Families answering under paths of their own inside the feature, when it has no prefix of its own: requests
+   * rejected before a route is chosen there (a malformed URL, a request the HTTP parser refuses) answer in them.
+   */
+  families?: readonly MountedFamily[]
   /** Registers the feature's routes (and its gateway, if it has one) into its own encapsulated scope. */
   register(scope: App): Promise<void>
 }

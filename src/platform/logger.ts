@@ -2,8 +2,29 @@
 // are redacted by path, and secret query parameters are masked in the logged URL.
 import { pino, type DestinationStream, type Logger } from 'pino'
 
-// client_id too: a banking client's client_id is its application key (banking spec, Authentication 6).
-const SECRET_QUERY_PARAMS = /([?&](?:code|token|access_token|refresh_token|client_secret|client_id|code_verifier|password)=)[^&#]*/gi
+/**
+ * Query parameters whose values are masked in a logged URL, matched on the name lower-cased and percent-decoded.
+ * client_id too: a banking client's client_id is its application key (banking spec, Authentication 6). `state` is
+ * the client's CSRF value, tied to its browser session; `mobile` is a party-identifiers login secret.
+ */
+export const SECRET_QUERY_PARAMS: ReadonlySet<string> = new Set([
+  'code', 'token', 'access_token', 'refresh_token', 'id_token', 'client_secret', 'client_id', 'client_assertion',
+  'code_verifier', 'password', 'passcode', 'secret', 'key', 'api_key', 'apikey', 'x-svc-key', 'authorization',
+  'signature', 'mobile', 'state', 'session', 'cookie',
+])
+/** Any name containing one of these is masked too (refreshToken, clientSecret, new_password…). */
+const SECRET_NAME_PARTS = /token|secret|passw|passcode|api_?key|svc-key|signature|assertion|verifier|credential/
+
+function isSecretParam(rawName: string): boolean {
+  let name = rawName.replace(/\+/g, ' ')
+  try {
+    name = decodeURIComponent(name)
+  } catch {
+    // A malformed escape: judge the name as written.
+  }
+  name = name.trim().toLowerCase()
+  return SECRET_QUERY_PARAMS.has(name) || SECRET_NAME_PARTS.test(name)
+}
 
 export const REDACT_PATHS = [
   'req.headers.authorization',
@@ -19,8 +40,28 @@ export const REDACT_PATHS = [
   '*.code_verifier',
 ]
 
+/** The URL with the value of every secret query parameter masked; the path is kept as it is. */
 export function redactUrl(url: string): string {
-  return url.replace(SECRET_QUERY_PARAMS, '$1[redacted]')
+  const q = url.indexOf('?')
+  if (q === -1) return url
+  const pairs = url.slice(q + 1).split('&')
+  for (let i = 0; i < pairs.length; i++) {
+    const pair = pairs[i]!
+    const eq = pair.indexOf('=')
+    const name = eq === -1 ? pair : pair.slice(0, eq)
+    if (isSecretParam(name)) pairs[i] = `${name}=[redacted]`
+  }
+  return `${url.slice(0, q)}?${pairs.join('&')}`
+}
+
+/**
+ * Errors as pino writes them, without what Node attaches to a rejected request: `rawPacket` is the request's raw
+ * bytes (keys, tokens, passwords).
+ */
+function serializeError(err: unknown): unknown {
+  const out = pino.stdSerializers.err(err as Error) as unknown as Record<string, unknown>
+  if (out && typeof out === 'object') delete out['rawPacket']
+  return out
 }
 
 interface LoggedRequest {
@@ -35,6 +76,7 @@ export function createLogger(level: string, destination?: DestinationStream): Lo
     level,
     redact: { paths: REDACT_PATHS, censor: '[redacted]' },
     serializers: {
+      err: serializeError,
       req: (req: LoggedRequest) => ({
         method: req.method,
         url: redactUrl(req.url),

@@ -2,8 +2,8 @@
 // error kinds to its own codes, each code's HTTP status and message, and a renderer for its body. The plugin that
 // mounts a family's routes calls `useErrorFamily`, so every failure under it — thrown by a service, raised by
 // validation, a body too large, malformed JSON, an unknown path — answers in that family's contract. Failures
-// Fastify raises before any route is chosen go through `frameworkErrorHandler`, which picks the family by the
-// prefix it was mounted under.
+// Fastify raises before any route is chosen go through `frameworkErrorHandler`, and requests the HTTP parser
+// rejects go through the raw client-error path (client-errors.ts); both pick the family from one `FamilyTable`.
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import { DomainError, ERROR_KINDS, internal, invalid, notFound, type ErrorDetail, type ErrorKind } from '../errors.js'
 
@@ -25,8 +25,8 @@ export interface ErrorFamily<Code extends string = string> {
   readonly codes: Readonly<Record<Code, WireCode>>
   /** The code each domain error kind answers with. */
   readonly kinds: Readonly<Record<ErrorKind, Code>>
-  /** The body of an error answer. */
-  render(error: WireError<Code>, request: FastifyRequest): unknown
+  /** The body of an error answer. It sees no request: a request the parser rejected has none to give. */
+  render(error: WireError<Code>): unknown
   /** Content type of error bodies; JSON by default. */
   readonly contentType?: string
   /**
@@ -79,7 +79,7 @@ export function answerError<Code extends string>(family: ErrorFamily<Code>, erro
   else request.log.info({ code: wire.code, details: wire.details }, 'request rejected')
   if (wire.headers) reply.headers(wire.headers)
   if (family.contentType) reply.type(family.contentType)
-  return reply.code(http).send(family.render(wire, request))
+  return reply.code(http).send(family.render(wire))
 }
 
 /**
@@ -94,23 +94,52 @@ export function useErrorFamily(scope: FastifyInstance, family: ErrorFamily, opti
   })
 }
 
-/** The families by the URL prefix they are mounted under; the longest matching prefix wins. */
+/** A family answering the failures raised outside any route under `prefix` (a path, or the start of several). */
 export interface MountedFamily {
   prefix: string
   family: ErrorFamily
 }
 
 /**
+ * The families by the URL prefix they are mounted under, for failures raised before a route is chosen: the longest
+ * matching prefix wins, and a URL under none gets the fallback. Filled while the app is built.
+ */
+export class FamilyTable {
+  readonly #mounted: MountedFamily[] = []
+  constructor(readonly fallback: ErrorFamily) {}
+
+  mount(prefix: string, family: ErrorFamily): void {
+    this.#mounted.push({ prefix, family })
+    this.#mounted.sort((a, b) => b.prefix.length - a.prefix.length)
+  }
+
+  /** The family answering for a request target (`/v2/accounts?v=1`); '' or anything else gets the fallback. */
+  forUrl(url: string): ErrorFamily {
+    for (const { prefix, family } of this.#mounted) {
+      const base = prefix.endsWith('/') ? prefix.slice(0, -1) : prefix
+      if (url.startsWith(base) && (url.length === base.length || url[base.length] === '/' || url[base.length] === '?')) return family
+    }
+    return this.fallback
+  }
+}
+
+/**
  * Fastify's `frameworkErrors` option: errors raised before a route is chosen (a malformed URL, a path parameter over
  * the router's limit). They answer in the family mounted at the URL's prefix, or in the fallback elsewhere.
  */
-export function frameworkErrorHandler(mounted: () => readonly MountedFamily[], fallback: ErrorFamily) {
-  return (error: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
-    const url = request.url
-    const match = mounted()
-      .filter((m) => url === m.prefix || url.startsWith(m.prefix.endsWith('/') ? m.prefix : `${m.prefix}/`) || url.startsWith(`${m.prefix}?`))
-      .sort((a, b) => b.prefix.length - a.prefix.length)[0]
-    return answerError(match?.family ?? fallback, error, request, reply)
+export function frameworkErrorHandler(table: FamilyTable) {
+  return (error: FastifyError, request: FastifyRequest, reply: FastifyReply) => answerError(table.forUrl(request.url), error, request, reply)
+}
+
+/** A failure as a family answers it, for paths that write the HTTP response themselves: status, type, body bytes. */
+export function renderFailure<Code extends string>(family: ErrorFamily<Code>, error: unknown): { status: number; headers: Record<string, string>; body: Buffer } {
+  const wire = toWireError(family, error)
+  const body = family.render(wire)
+  const text = typeof body === 'string' ? body : body === undefined ? '' : JSON.stringify(body)
+  return {
+    status: family.codes[wire.code].http,
+    headers: { ...wire.headers, 'content-type': family.contentType ?? 'application/json; charset=utf-8' },
+    body: Buffer.from(text, 'utf8'),
   }
 }
 

@@ -1,0 +1,69 @@
+// Requests Node answers before Fastify sees them: ones the HTTP parser rejects (control bytes, a bad Content-Length,
+// Content-Length with Transfer-Encoding, a bad chunk size, headers or URL over the header limit), ones cut off by the
+// header or request timeout, and an `Expect` other than 100-continue. Each is answered as an invalid request in the
+// contract of the family at its path (API-420 on /v2, invalid_request at the token endpoint, a JSON error
+// elsewhere), as a complete response with `Connection: close`. The raw bytes are never echoed and never logged:
+// they hold keys, tokens and passwords.
+import { randomUUID } from 'node:crypto'
+import { STATUS_CODES, type IncomingMessage, type ServerResponse } from 'node:http'
+import type { Socket } from 'node:net'
+import type { ConnectionError, FastifyBaseLogger } from 'fastify'
+import { invalid } from '../errors.js'
+import { renderFailure, type FamilyTable } from './error-family.js'
+
+const REASONS: Record<string, string> = {
+  HPE_HEADER_OVERFLOW: 'the request line and headers are too large',
+  ERR_HTTP_REQUEST_TIMEOUT: 'the request did not arrive in time',
+  HPE_INVALID_CONTENT_LENGTH: 'Content-Length is not valid',
+  HPE_UNEXPECTED_CONTENT_LENGTH: 'Content-Length and Transfer-Encoding together',
+  HPE_INVALID_CHUNK_SIZE: 'a chunk size is not valid',
+  HPE_INVALID_TRANSFER_ENCODING: 'Transfer-Encoding is not valid',
+}
+
+/** The path of a raw request's request line (origin or absolute form), to pick the family; '' when there is none. */
+export function requestPath(packet: unknown): string {
+  if (!Buffer.isBuffer(packet)) return ''
+  const head = packet.subarray(0, 4096).toString('latin1')
+  const end = head.search(/[\r\n]/)
+  const target = (end === -1 ? head : head.slice(0, end)).split(' ')[1] ?? ''
+  if (target.startsWith('/')) return target
+  const absolute = /^https?:\/\/[^/?#]*(.*)$/i.exec(target)
+  return absolute ? absolute[1] || '/' : ''
+}
+
+function response(status: number, headers: Record<string, string>, body: Buffer): string {
+  const lines = [`HTTP/1.1 ${status} ${STATUS_CODES[status] ?? ''}`]
+  for (const [name, value] of Object.entries({ ...headers, 'content-length': String(body.length), connection: 'close' })) lines.push(`${name}: ${value}`)
+  return `${lines.join('\r\n')}\r\n\r\n`
+}
+
+/** Fastify's `clientErrorHandler` option. */
+export function clientErrorHandler(table: FamilyTable, log: () => FastifyBaseLogger) {
+  return (err: ConnectionError, socket: Socket): void => {
+    if (err.code === 'ECONNRESET' || socket.destroyed) return
+    // The response of a request already being read, when its timeout cut it off.
+    const pending = (socket as Socket & { _httpMessage?: ServerResponse | null })._httpMessage
+    const reason = REASONS[err.code] ?? 'malformed request'
+    const correlationId = randomUUID()
+    // The code only: the error itself carries rawPacket, the raw bytes.
+    log().info({ correlationId, clientError: err.code, reason }, 'client error')
+    if (!socket.writable || pending?.headersSent) {
+      socket.destroy()
+      return
+    }
+    const family = table.forUrl(pending?.req?.url ?? requestPath(err.rawPacket))
+    const { status, headers, body } = renderFailure(family, invalid([{ reason }]))
+    socket.end(Buffer.concat([Buffer.from(response(status, { ...headers, 'x-correlationid': correlationId }, body), 'latin1'), body]), () => socket.destroy())
+  }
+}
+
+/** The server's `checkExpectation` listener: an `Expect` other than 100-continue, which Node would answer 417 empty. */
+export function expectationHandler(table: FamilyTable, log: () => FastifyBaseLogger) {
+  return (req: IncomingMessage, res: ServerResponse): void => {
+    const correlationId = randomUUID()
+    log().info({ correlationId, reason: 'unsupported Expect' }, 'client error')
+    const { status, headers, body } = renderFailure(table.forUrl(req.url ?? ''), invalid([{ field: 'Expect', reason: 'only 100-continue is supported' }]))
+    res.writeHead(status, { ...headers, 'x-correlationid': correlationId, 'content-length': body.length, connection: 'close' })
+    res.end(body)
+  }
+}
