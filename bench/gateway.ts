@@ -1,8 +1,14 @@
-// `npm run bench`: the real app against a raw node:http server answering the same bytes, in one run on this
-// machine, for three reads: the gateway alone (GET /v2/probe), GET /v2/accounts and GET /v2/account/{token},
-// the last two with a real token from POST /v2/auth. Each server runs in its own process; autocannon drives each
-// with 50 connections for BENCH_SECONDS (default 10) after a 2 s warm-up. Quote the ratios, not absolute numbers.
+// `npm run bench`: the server as `npm start` runs it (the compiled build, sandbox mode, lenient tokens, request logs
+// at info to stdout — here /dev/null — with only the throttle raised) against a raw node:http server answering the
+// same bytes, in one run on this machine, for three reads: GET /v2/accounts with an arbitrary Authorization string
+// (the sandbox's any-string customer) and with a real session token, and GET /v2/account/{token}. Each server runs
+// in its own process; autocannon drives each with 50 connections for BENCH_SECONDS (default 10) after a 2 s
+// warm-up. Quote the ratios, not absolute numbers.
 import { spawn, type ChildProcess } from 'node:child_process'
+import { mkdtempSync, openSync } from 'node:fs'
+import { createServer } from 'node:net'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import autocannon from 'autocannon'
 import { request } from 'undici'
@@ -10,9 +16,35 @@ import { request } from 'undici'
 const SECONDS = Number(process.env['BENCH_SECONDS'] ?? 10)
 const CONNECTIONS = 50
 const SERVER = fileURLToPath(new URL('./server.ts', import.meta.url))
+const BIN = fileURLToPath(new URL('../bin/finapi.js', import.meta.url))
 const BASE_HEADERS = { 'x-svc-key': 'sandbox-key-finapi', 'user-agent': 'finapi-bench/1.0' }
 
-function start(mode: 'app' | 'raw', env: Record<string, string> = {}): Promise<{ child: ChildProcess; url: string }> {
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const srv = createServer()
+    srv.listen(0, '127.0.0.1', () => {
+      const address = srv.address()
+      srv.close(() => resolve(typeof address === 'object' && address ? address.port : 0))
+    })
+    srv.on('error', reject)
+  })
+}
+
+/** `finapi serve` from the compiled build with npm start's defaults, its log lines (one per request) to /dev/null. */
+async function startFinapi(): Promise<{ child: ChildProcess; url: string }> {
+  const port = await freePort()
+  const env = { PATH: process.env['PATH'] ?? '', PORT: String(port), DATABASE_URL: `sqlite:${join(mkdtempSync(join(tmpdir(), 'finapi-bench-')), 'bench.db')}`, RATE_LIMIT_PER_MINUTE: '100000000' }
+  const child = spawn(process.execPath, [BIN, 'serve'], { env, stdio: ['ignore', openSync('/dev/null', 'w'), 'inherit'] })
+  const url = `http://127.0.0.1:${port}`
+  for (;;) {
+    const ready = await request(`${url}/health/ready`).then((r) => (r.body.dump(), r.statusCode === 200), () => false)
+    if (ready) return { child, url }
+    if (child.exitCode !== null) throw new Error(`finapi exited with ${child.exitCode}`)
+    await new Promise((r) => setTimeout(r, 50))
+  }
+}
+
+function start(mode: 'raw', env: Record<string, string> = {}): Promise<{ child: ChildProcess; url: string }> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, ['--import', 'tsx', SERVER, mode], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'inherit'] })
     child.stdout!.on('data', (d: Buffer) => {
@@ -36,7 +68,7 @@ async function drive(url: string, headers: Record<string, string>, duration: num
   return { rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99 }
 }
 
-const app = await start('app')
+const app = await startFinapi()
 const login = JSON.parse(
   await fetchJson(`${app.url}/v2/auth?v=1`, {
     method: 'POST',
@@ -48,25 +80,26 @@ const auth = { ...BASE_HEADERS, authorization: login.loginResponse.tokens[0].val
 const accountsBody = await fetchJson(`${app.url}/v2/accounts?v=1`, { headers: auth })
 const accountToken = JSON.parse(accountsBody).accountsResponse.accounts[0].accountToken as string
 
+const anyString = { ...BASE_HEADERS, authorization: 'any-string-at-all' }
 const targets = [
-  { name: 'gateway only', path: '/v2/probe?v=1', headers: BASE_HEADERS },
-  { name: 'GET /v2/accounts', path: '/v2/accounts?v=1', headers: auth },
-  { name: 'GET /v2/account/{t}', path: `/v2/account/${accountToken}?v=1`, headers: auth },
+  { name: 'accounts, any string', path: '/v2/accounts?v=1', headers: anyString },
+  { name: 'accounts, real token', path: '/v2/accounts?v=1', headers: auth },
+  { name: 'account/{t}, real token', path: `/v2/account/${accountToken}?v=1`, headers: auth },
 ]
 const bodies: Record<string, string> = {}
 for (const t of targets) bodies[t.path] = await fetchJson(app.url + t.path, { headers: t.headers })
 const raw = await start('raw', { RAW_BODIES: JSON.stringify(bodies) })
 
 try {
-  console.log(`\n${CONNECTIONS} connections, ${SECONDS} s each after a 2 s warm-up, 127.0.0.1, SQLite`)
-  console.log('read                   raw req/s  finapi req/s  ratio   finapi p50 ms  p99 ms  (raw p99)')
+  console.log(`\n${CONNECTIONS} connections, ${SECONDS} s each after a 2 s warm-up, 127.0.0.1, SQLite, npm start's defaults`)
+  console.log('read                      raw req/s  finapi req/s  ratio   finapi p50 ms  p99 ms  (raw p99)')
   for (const t of targets) {
     await drive(raw.url + t.path, t.headers, 2)
     const r = await drive(raw.url + t.path, t.headers, SECONDS)
     await drive(app.url + t.path, t.headers, 2)
     const a = await drive(app.url + t.path, t.headers, SECONDS)
     const ratio = ((a.rps / r.rps) * 100).toFixed(1) + '%'
-    console.log(`${t.name.padEnd(22)} ${r.rps.toFixed(0).padStart(9)}  ${a.rps.toFixed(0).padStart(12)}  ${ratio.padStart(6)}  ${String(a.p50).padStart(13)}  ${String(a.p99).padStart(6)}  (${r.p99})`)
+    console.log(`${t.name.padEnd(25)} ${r.rps.toFixed(0).padStart(9)}  ${a.rps.toFixed(0).padStart(12)}  ${ratio.padStart(6)}  ${String(a.p50).padStart(13)}  ${String(a.p99).padStart(6)}  (${r.p99})`)
   }
 } finally {
   app.child.kill('SIGTERM')

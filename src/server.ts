@@ -7,11 +7,24 @@ import type { Config } from './config.js'
 import { systemClock } from './platform/clock.js'
 import { openDatabase } from './platform/db/database.js'
 import { createLogger } from './platform/logger.js'
+import { pino } from 'pino'
 
 const SHUTDOWN_GRACE_MS = 10_000
+/** Log bytes held before a write; flushed on shutdown and on a fatal error. */
+const LOG_BUFFER_BYTES = 4096
+/** A quiet server's lines still appear within this. */
+const LOG_FLUSH_MS = 250
 
 export async function serve(config: Config): Promise<void> {
-  const logger = createLogger(config.logLevel)
+  // Log lines go out through an asynchronous buffered writer, so a request never waits on a write to stdout; what is
+  // buffered is written out on shutdown and before the process dies of an unexpected error.
+  const destination = pino.destination({ dest: 1, sync: false, minLength: LOG_BUFFER_BYTES, periodicFlush: LOG_FLUSH_MS })
+  const logger = createLogger(config.logLevel, destination)
+  process.once('uncaughtException', (err) => {
+    logger.fatal({ err }, 'uncaught exception; exiting')
+    destination.flushSync()
+    process.exit(1)
+  })
   const db = openDatabase(config.databaseUrl)
   const infrastructure = { db, clock: systemClock, logger }
   const services = createServices(config, infrastructure)
@@ -35,11 +48,11 @@ export async function serve(config: Config): Promise<void> {
     if (closing) return
     closing = true
     logger.info({ signal }, 'shutting down: draining in-flight requests')
-    const force = setTimeout(() => {
+    systemClock.setTimer(SHUTDOWN_GRACE_MS, () => {
       logger.error('in-flight requests did not finish in time; exiting')
+      destination.flushSync()
       process.exit(1)
-    }, SHUTDOWN_GRACE_MS)
-    force.unref()
+    })
     try {
       await app.close()
       await db.close()
@@ -49,6 +62,7 @@ export async function serve(config: Config): Promise<void> {
       logger.error({ err }, 'shutdown failed')
       process.exitCode = 1
     }
+    destination.flushSync()
   }
   process.once('SIGTERM', () => void shutdown('SIGTERM'))
   process.once('SIGINT', () => void shutdown('SIGINT'))

@@ -74,7 +74,8 @@ function escapeLabel(value: string): string {
 
 /**
  * Fastify reports the end of every request (answered, or its connection failed) to its log controller, once.
- * Recording the request metrics there, rather than in an onResponse hook, spares each request a hook run.
+ * Recording the request metrics there, rather than in an onResponse hook, spares each request a hook run; and the
+ * request is logged there in one line (method, redacted URL, status, time) instead of Fastify's two.
  */
 export class MeteringLogController extends LogController {
   constructor(
@@ -86,11 +87,17 @@ export class MeteringLogController extends LogController {
     super(options)
   }
 
-  override requestCompleted(error: Error | null | undefined, request: FastifyRequest, reply: FastifyReply, metadata?: Record<string, unknown>): void {
+  /** One line per request, written when it ends: the arrival is logged only at debug. */
+  override incomingRequest(request: FastifyRequest): void {
+    request.log.debug({ req: request }, 'incoming request')
+  }
+
+  override requestCompleted(error: Error | null | undefined, request: FastifyRequest, reply: FastifyReply): void {
     // The route template (not the raw URL) keeps the series bounded; unmatched paths share one label.
     this.metrics.observe(request.method, request.routeOptions.url ?? 'unmatched', reply.statusCode, reply.elapsedTime / 1000)
     this.onCompleted(reply)
-    super.requestCompleted(error, request, reply, metadata)
+    if (error) reply.log.error({ req: request, res: reply, err: error, responseTime: reply.elapsedTime }, 'request errored')
+    else reply.log.info({ req: request, res: reply, responseTime: reply.elapsedTime }, 'request completed')
   }
 }
 
