@@ -22,6 +22,7 @@ const EnvSchema = Type.Object({
   SANDBOX_STRICT_TOKENS: Type.Enum(['true', 'false'], { default: 'false' }),
   RATE_LIMIT_PER_MINUTE: Type.Integer({ minimum: 1, default: 1000 }),
   BODY_LIMIT_BYTES: Type.Integer({ minimum: 1024, maximum: 10_485_760, default: 65_536 }),
+  LOG_FORMAT: Type.Enum(['auto', 'json', 'pretty'], { default: 'auto' }),
   LOG_LEVEL: Type.Enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], { default: 'info' }),
   PRUNE_INTERVAL_SECONDS: Type.Integer({ minimum: 0, maximum: 86_400, default: 600 }),
   JOBS_POLL_MS: Type.Integer({ minimum: 0, maximum: 60_000, default: 1_000 }),
@@ -53,6 +54,8 @@ export interface Config {
   readonly rateLimitPerMinute: number
   readonly bodyLimitBytes: number
   readonly logLevel: string
+  /** `auto`: readable lines when stdout is a terminal, JSON otherwise. */
+  readonly logFormat: 'auto' | 'json' | 'pretty'
   /** How often each server deletes expired sessions, tokens and codes; 0 leaves it to `finapi prune`. */
   readonly pruneIntervalMs: number
   /** How often each server looks for due background jobs; 0 runs none in this process. */
@@ -134,6 +137,7 @@ export function loadConfig(env: Env): Config {
     rateLimitPerMinute: e.RATE_LIMIT_PER_MINUTE,
     bodyLimitBytes: e.BODY_LIMIT_BYTES,
     logLevel: e.LOG_LEVEL,
+    logFormat: e.LOG_FORMAT,
     pruneIntervalMs: e.PRUNE_INTERVAL_SECONDS * 1000,
     handlerTimeoutMs: e.HANDLER_TIMEOUT_MS,
     jobsPollMs: e.JOBS_POLL_MS,

@@ -117,6 +117,24 @@ describe('the production build', () => {
   })
 })
 
+describe('logs for people', () => {
+  it('LOG_FORMAT=pretty (the default on a terminal) writes readable lines, not JSON, and keeps secrets out', async () => {
+    const server = await startServer({ LOG_FORMAT: 'pretty' })
+    try {
+      await call(server.baseUrl, 'sandbox-key-finapi', 'GET', '/v2/accounts?v=1&password=hunter2')
+      server.child.kill('SIGTERM')
+      await server.exited
+      const lines = server.output().split('\n').filter((l) => l.includes('request completed'))
+      expect(lines.length).toBe(1)
+      expect(lines[0]).toMatch(/INFO/)
+      expect(() => JSON.parse(lines[0]!)).toThrow()
+      expect(server.output()).not.toContain('hunter2')
+    } finally {
+      server.child.kill('SIGTERM')
+    }
+  })
+})
+
 describe('finapi credentials', () => {
   it('lists a customer\'s credentials without secrets and revokes a soft credential, which then fails to sign in and whose sessions end', async () => {
     const server = await startServer()
