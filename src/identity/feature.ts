@@ -3,13 +3,16 @@
 import type { Clock } from '../platform/clock.js'
 import type { Db } from '../platform/db/database.js'
 import type { Feature } from '../platform/feature.js'
-import { createIdentityService, pruneSessions, type IdentityService } from './service.js'
+import { createIdentityService, pruneRevokedSoftCredentials, pruneSessions, type IdentityService } from './service.js'
 import type { AccessTokenResolver } from './types.js'
 
 export function identityFeature(deps: { db: Pick<Db, 'kysely'>; clock: Clock; secretsKey: string; accessTokens?: AccessTokenResolver }): Feature<IdentityService> {
   return {
     name: 'identity',
     services: createIdentityService(deps),
-    housekeeping: [{ name: 'sessions', prune: () => pruneSessions(deps.db, deps.clock) }],
+    housekeeping: [
+      { name: 'sessions', prune: () => pruneSessions(deps.db, deps.clock) },
+      { name: 'revoked soft credentials', prune: () => pruneRevokedSoftCredentials(deps.db, deps.clock) },
+    ],
   }
 }

@@ -106,6 +106,34 @@ export function listCredentials(db: Executor, customerId: string) {
     .execute()
 }
 
+/**
+ * Revokes the customer's live soft credentials beyond the newest `keep` other than `exceptId` (the one just
+ * created, which is never its own victim). Returns the ids revoked. One statement, so two concurrent trims agree
+ * on the order (created_at, then id) and never revoke one of the newest `keep`.
+ */
+export async function revokeSoftCredentialsBeyond(db: Executor, customerId: string, exceptId: string, keep: number, at: string): Promise<string[]> {
+  const beyond = db
+    .selectFrom('credentials')
+    .select('id')
+    .where('customer_id', '=', customerId)
+    .where('kind', '=', 'token')
+    .where('revoked_at', 'is', null)
+    .where('id', '!=', exceptId)
+    .orderBy('created_at', 'desc')
+    .orderBy('id', 'desc')
+    // SQLite takes OFFSET only after a LIMIT; this one never binds.
+    .limit(Number.MAX_SAFE_INTEGER)
+    .offset(keep)
+  const rows = await db.updateTable('credentials').set({ revoked_at: at }).where('id', 'in', beyond).where('revoked_at', 'is', null).returning('id').execute()
+  return rows.map((r) => r.id)
+}
+
+/** Soft credentials revoked before `before`: every session they opened has ended and been pruned by then. */
+export async function deleteSoftCredentialsRevokedBefore(db: Executor, before: string): Promise<number> {
+  const result = await db.deleteFrom('credentials').where('kind', '=', 'token').where('revoked_at', '<', before).executeTakeFirst()
+  return Number(result.numDeletedRows)
+}
+
 export async function revokeCredential(db: Executor, id: string, at: string): Promise<boolean> {
   const result = await db.updateTable('credentials').set({ revoked_at: at }).where('id', '=', id).where('revoked_at', 'is', null).executeTakeFirst()
   return result.numUpdatedRows > 0n
@@ -113,9 +141,11 @@ export async function revokeCredential(db: Executor, id: string, at: string): Pr
 
 // ---- Sessions ----------------------------------------------------------------------------------------------
 
-/** Ends every session the credential opened that has not ended yet. */
-export async function revokeSessionsOf(db: Executor, credentialId: string, at: string): Promise<void> {
-  await db.updateTable('sessions').set({ revoked_at: at }).where('credential_id', '=', credentialId).where('revoked_at', 'is', null).where('expires_at', '>', at).execute()
+/** Ends every session the credentials opened that has not ended yet. */
+export async function revokeSessionsOf(db: Executor, credentialIds: string | string[], at: string): Promise<void> {
+  const ids = typeof credentialIds === 'string' ? [credentialIds] : credentialIds
+  if (ids.length === 0) return
+  await db.updateTable('sessions').set({ revoked_at: at }).where('credential_id', 'in', ids).where('revoked_at', 'is', null).where('expires_at', '>', at).execute()
 }
 
 /** Sessions that ended (expired, or revoked and since expired) before `before`: they can never be used again. */

@@ -25,6 +25,11 @@ export const SESSION_CACHE_MS = 1_000
  * so in the lenient sandbox it answers unauthenticated rather than reading as the any-string customer.
  */
 export const SESSION_RETENTION_MS = 24 * 60 * 60_000
+/**
+ * Live soft credentials a customer may hold. Creating one more revokes the oldest (and ends its sessions): in the
+ * lenient sandbox any string creates them for customer 1, and a script that makes one per run must keep working.
+ */
+export const MAX_SOFT_CREDENTIALS = 20
 const SESSION_CACHE_ENTRIES = 10_000
 
 export interface SignedIn {
@@ -56,7 +61,10 @@ export interface IdentityService extends PrincipalResolver {
   endSession(tokenHash: string): Promise<void>
   /** Ends the OAuth authorization an access token belongs to. */
   revokeAccessToken(tokenHash: string): Promise<void>
-  /** A soft credential for the customer, of the given type; returns the token, which is only stored hashed. */
+  /**
+   * A soft credential for the customer, of the given type; returns the token, which is only stored hashed. Beyond
+   * MAX_SOFT_CREDENTIALS live ones, the oldest is revoked.
+   */
   createSoftCredential(customerId: string, tokenType: string): Promise<string>
   /** Operators: a customer's credentials, soft credentials included. */
   listCredentials(customerId: string): Promise<CredentialSummary[]>
@@ -76,6 +84,14 @@ export interface IdentityDeps {
 /** Housekeeping: deletes sessions expired over SESSION_RETENTION_MS ago. */
 export function pruneSessions(db: Pick<Db, 'kysely'>, clock: Clock): Promise<number> {
   return repo.deleteSessionsExpiredBefore(db.kysely, new Date(clock.now().getTime() - SESSION_RETENTION_MS).toISOString())
+}
+
+/**
+ * Housekeeping: deletes soft credentials revoked longer ago than a session lives plus its retention, so every
+ * session they opened is gone first (a deleted session's token would read as customer 1 in the lenient sandbox).
+ */
+export function pruneRevokedSoftCredentials(db: Pick<Db, 'kysely'>, clock: Clock): Promise<number> {
+  return repo.deleteSoftCredentialsRevokedBefore(db.kysely, new Date(clock.now().getTime() - SESSION_TTL_MS - SESSION_RETENTION_MS).toISOString())
 }
 
 /** Whether a customer exists (the sandbox loader asks before loading). */
@@ -214,9 +230,11 @@ export function createIdentityService(deps: IdentityDeps): IdentityService {
       const customer = await repo.findCustomer(db.kysely, customerId)
       if (!customer) throw unauthenticated()
       const token = randomSecret(32)
+      const id = randomUUID()
+      const at = clock.now().toISOString()
       await repo.insertCredentials(db.kysely, [
         {
-          id: randomUUID(),
+          id,
           customer_id: customer.id,
           kind: 'token',
           brand: customer.brand,
@@ -229,9 +247,18 @@ export function createIdentityService(deps: IdentityDeps): IdentityService {
           failed_attempts: 0,
           locked_until: null,
           revoked_at: null,
-          created_at: clock.now().toISOString(),
+          created_at: at,
         },
       ])
+      // The oldest beyond the bound go, with their sessions, as if an operator had revoked them. Deliberately not
+      // one transaction with the insert: the insert commits first, so the trim that starts last sees every row of
+      // a burst and leaves at most the bound (in one transaction, PostgreSQL's concurrent trims would not see each
+      // other's uncommitted rows and a burst could leave one extra per creation).
+      const revoked = await repo.revokeSoftCredentialsBeyond(db.kysely, customer.id, id, MAX_SOFT_CREDENTIALS - 1, at)
+      if (revoked.length > 0) {
+        await repo.revokeSessionsOf(db.kysely, revoked, at)
+        verified.clear()
+      }
       return token
     },
 
