@@ -96,6 +96,66 @@ export async function recordSuccess(db: Executor, id: string, now: string, newLo
   return result.numUpdatedRows > 0n
 }
 
+// ---- Sign-in failures per source address (sandbox) ---------------------------------------------------------
+
+/** Whether this credential is locked for this source address at `now`. */
+export async function sourceLocked(db: Executor, credentialId: string, source: string, now: string): Promise<boolean> {
+  const row = await db
+    .selectFrom('source_sign_in_failures')
+    .select('credential_id')
+    .where('credential_id', '=', credentialId)
+    .where('source', '=', source)
+    .where('locked_until', '>', now)
+    .executeTakeFirst()
+  return row !== undefined
+}
+
+/**
+ * Counts one failure of the credential from the source, atomically: one upsert that adds one (or starts again at
+ * one when the row's window `expires_at` has passed), and the failure that reaches `maxAttempts` locks the pair
+ * until `until` and resets the count, in the same statement. A pair that is locked is left as it is. `until` is
+ * also the new end of the counting window.
+ */
+export async function recordSourceFailure(db: Executor, credentialId: string, source: string, now: string, maxAttempts: number, until: string): Promise<void> {
+  const next = sql<number>`case when source_sign_in_failures.expires_at <= ${now} then 1 else source_sign_in_failures.failed_attempts + 1 end`
+  const reaches = sql<boolean>`${next} >= ${maxAttempts}`
+  const lockedAtOnce = maxAttempts <= 1
+  await db
+    .insertInto('source_sign_in_failures')
+    .values({ credential_id: credentialId, source, failed_attempts: lockedAtOnce ? 0 : 1, locked_until: lockedAtOnce ? until : null, expires_at: until })
+    .onConflict((oc) =>
+      oc
+        .columns(['credential_id', 'source'])
+        .doUpdateSet({
+          failed_attempts: sql<number>`case when ${reaches} then 0 else ${next} end`,
+          locked_until: sql<string | null>`case when ${reaches} then ${until} else null end`,
+          expires_at: until,
+        })
+        .where((eb) => eb.or([eb('source_sign_in_failures.locked_until', 'is', null), eb('source_sign_in_failures.locked_until', '<=', now)])),
+    )
+    .execute()
+}
+
+/**
+ * Records a success from the source: forgets its failures. Returns false, changing nothing, when the pair is
+ * locked at this moment, so a lock that landed while the secret was being checked still wins.
+ */
+export async function clearSourceFailures(db: Executor, credentialId: string, source: string, now: string): Promise<boolean> {
+  const result = await db
+    .deleteFrom('source_sign_in_failures')
+    .where('credential_id', '=', credentialId)
+    .where('source', '=', source)
+    .where((eb) => eb.or([eb('locked_until', 'is', null), eb('locked_until', '<=', now)]))
+    .executeTakeFirst()
+  return result.numDeletedRows > 0n || !(await sourceLocked(db, credentialId, source, now))
+}
+
+/** Pairs whose window and lock have both ended: they count for nothing any more. */
+export async function deleteExpiredSourceFailures(db: Executor, now: string): Promise<number> {
+  const result = await db.deleteFrom('source_sign_in_failures').where('expires_at', '<=', now).executeTakeFirst()
+  return Number(result.numDeletedRows)
+}
+
 export function listCredentials(db: Executor, customerId: string) {
   return db
     .selectFrom('credentials')

@@ -11,7 +11,7 @@ import { DomainError } from '../platform/errors.js'
 import type { Clock } from '../platform/clock.js'
 import { randomSecret, sha256Hex } from '../platform/crypto.js'
 import type { Db } from '../platform/db/database.js'
-import type { IdentityService } from '../identity/service.js'
+import type { IdentityService, SignInContext } from '../identity/service.js'
 import { checkAuthorizeRequest, pageProblem, readAuthorizeParams } from './authorize-request.js'
 import type { ClientService, OAuthClient } from './clients-service.js'
 import { formActionSource, redirectAllowed, withParams } from './redirect-uri.js'
@@ -46,8 +46,8 @@ export type AuthorizeOutcome =
 export interface AuthorizeService {
   /** GET /oauth2/v3/authorize: checks the request and opens a pending consent bound to `browserId`. */
   start(query: Record<string, unknown>, browserId: string): Promise<AuthorizeOutcome>
-  /** POST /oauth2/v3/authorize: the sign-in form, or the Allow/Deny form. */
-  answer(form: Record<string, unknown>, browserId: string | undefined): Promise<AuthorizeOutcome>
+  /** POST /oauth2/v3/authorize: the sign-in form, or the Allow/Deny form. `context.source` is the caller's address. */
+  answer(form: Record<string, unknown>, browserId: string | undefined, context?: SignInContext): Promise<AuthorizeOutcome>
 }
 
 /** Housekeeping: deletes abandoned consents, and codes long past any possible replay. */
@@ -133,7 +133,7 @@ export function createAuthorizeService(deps: {
       return { kind: 'sign-in', view: view(client, consent, csrfToken), failed: false }
     },
 
-    async answer(form, browserId) {
+    async answer(form, browserId, context) {
       const csrfToken = single(form, 'csrf_token')
       if (!csrfToken || !browserId || csrfToken.length > 64) return EXPIRED
       const consent = await repo.findConsent(db.kysely, sha256Hex(csrfToken))
@@ -152,7 +152,7 @@ export function createAuthorizeService(deps: {
         if (!username || !password || username.length > MAX_CREDENTIAL_LENGTH || password.length > MAX_CREDENTIAL_LENGTH) return failed
         let customerId: string
         try {
-          customerId = (await identity.verify(consent.brand, consent.lob, { kind: 'usernamePassword', identifier: username, secret: password })).customerId
+          customerId = (await identity.verify(consent.brand, consent.lob, { kind: 'usernamePassword', identifier: username, secret: password }, context)).customerId
         } catch (err) {
           // Every sign-in failure (unknown user, wrong password, locked) reads the same on the page.
           if (err instanceof DomainError && err.kind === 'unauthenticated') return failed

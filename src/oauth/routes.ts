@@ -108,7 +108,7 @@ async function authorizePages(scope: App, authorize: AuthorizeService) {
   )
 
   scope.post('/authorize', { schema: { hide: true } }, async (request, reply) =>
-    respond(reply, await authorize.answer((request.body ?? {}) as Record<string, unknown>, browserId(request))),
+    respond(reply, await authorize.answer((request.body ?? {}) as Record<string, unknown>, browserId(request), { source: request.ip })),
   )
 
   const immutable = 'public, max-age=31536000, immutable'

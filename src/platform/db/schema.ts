@@ -99,6 +99,17 @@ export interface OAuthClientsTable {
 }
 
 /** An authorization request between the authorize page's sign-in and its Allow/Deny answer. */
+/** Sandbox only: sign-in failures of one credential from one source address, and that pair's lock. */
+export interface SourceSignInFailuresTable {
+  credential_id: string
+  /** The client's address as the server saw it (request.ip). */
+  source: string
+  failed_attempts: number
+  locked_until: string | null
+  /** When the row stops counting: 15 minutes after the last failure, or the end of the lock. */
+  expires_at: string
+}
+
 export interface OAuthConsentsTable {
   /** SHA-256 of the value the page's forms carry. */
   id_hash: string
@@ -197,6 +208,7 @@ export interface Database {
   customers: CustomersTable
   credentials: CredentialsTable
   sessions: SessionsTable
+  source_sign_in_failures: SourceSignInFailuresTable
   accounts: AccountsTable
   exchange_rates: ExchangeRatesTable
   oauth_clients: OAuthClientsTable
