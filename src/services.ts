@@ -58,7 +58,7 @@ export function createServices(config: Config, infrastructure: Infrastructure, o
   const accessTokens: AccessTokenResolver = { find: (hash) => oauth.services.tokens.find(hash), revoke: (hash) => oauth.services.tokens.revoke(hash) }
   // In the sandbox everyone shares the published customers, so a guessing run locks them for its sender only.
   const identity = identityFeature({ db, clock, secretsKey: config.secretsKey, accessTokens, lockoutPerSource: config.mode === 'sandbox' })
-  const oauth = oauthFeature({ db, clock, applications, identity: identity.services })
+  const oauth = oauthFeature({ db, clock, applications, identity: identity.services, secretsKey: config.secretsKey })
   const banking = bankingFeature({
     db,
     clock,

@@ -83,7 +83,7 @@ async function authorizePages(scope: App, authorize: AuthorizeService) {
       // Checked by the handler (attachValidation): a bad client or redirect URI shows a page, anything else
       // goes back to the client as an OAuth error, which a schema failure could not tell apart.
       attachValidation: true,
-      // Each GET opens a pending consent; a HEAD (link previews, prefetchers) should not.
+      // A GET writes nothing, but a HEAD (link previews, prefetchers) has no use for a sign-in page.
       exposeHeadRoute: false,
       schema: {
         tags,

@@ -122,9 +122,14 @@ export interface OAuthConsentsTable {
   code_challenge: string
   brand: string
   lob: string
+  /** Null only in rows from before 0008, when a consent was written before the sign-in. */
   customer_id: string | null
   expires_at: string
   created_at: string
+  /** SHA-256 of the signed pending request it was opened from (spent by the sign-in); unique. */
+  request_hash: string | null
+  /** When Allow or Deny answered it; an answered consent is kept until it expires. */
+  answered_at: string | null
 }
 
 export interface OAuthCodesTable {
