@@ -56,15 +56,16 @@ export function createServices(config: Config, infrastructure: Infrastructure, o
   // The one cycle of the wiring: identity resolves OAuth access tokens through OAuth's token service, and OAuth's
   // sign-in page verifies passwords through identity. Closed here by a resolver that forwards to OAuth once built.
   const accessTokens: AccessTokenResolver = { find: (hash) => oauth.services.tokens.find(hash), revoke: (hash) => oauth.services.tokens.revoke(hash) }
-  const identity = identityFeature({ db, clock, secretsKey: config.secretsKey, accessTokens })
-  const oauth = oauthFeature({ db, clock, applications, identity: identity.services })
+  // In the sandbox everyone shares the published customers, so a guessing run locks them for its sender only.
+  const identity = identityFeature({ db, clock, secretsKey: config.secretsKey, accessTokens, lockoutPerSource: config.mode === 'sandbox' })
+  const oauth = oauthFeature({ db, clock, applications, identity: identity.services, secretsKey: config.secretsKey })
   const banking = bankingFeature({
     db,
     clock,
     applications,
     maintenance,
     identity: identity.services,
-    settings: { lenientTokens: config.mode === 'sandbox' && !config.sandboxStrictTokens, rateLimitPerMinute: config.rateLimitPerMinute },
+    settings: { lenientTokens: config.mode === 'sandbox' && !config.sandboxStrictTokens, rateLimitPerMinute: config.rateLimitPerMinute, throttlePerSource: config.mode === 'sandbox' },
     extraRoutes: options.extraV2Routes,
   })
   const features: Feature[] = [identity, banking, oauth, ...(options.extraFeatures ?? [])]

@@ -8,7 +8,7 @@ import { ACCESS_TOKEN_TTL_S, REFRESH_TOKEN_TTL_S, TOKEN_RETENTION_MS } from '../
 import { sha256Hex } from '../src/platform/crypto.js'
 import { CUSTOMER_2, expectStatus, login, withToken } from './support/banking.js'
 import { startTestApp, type TestApp } from './support/harness.js'
-import { openAuthorize, pkce, sandboxRequest, sandboxTokens } from './support/oauth.js'
+import { openAuthorize, pkce, sandboxRequest, sandboxTokens, signIn } from './support/oauth.js'
 
 describe('housekeeping on a fake clock', () => {
   let t: TestApp
@@ -64,10 +64,11 @@ describe('housekeeping on a fake clock', () => {
     const consents = () => t.db.kysely.selectFrom('oauth_consents').select('id_hash').execute()
     const codes = () => t.db.kysely.selectFrom('oauth_codes').select('code_hash').execute()
     await prune() // start from what the earlier tests left
-    await sandboxTokens(t) // one used code
-    const page = await openAuthorize(t, sandboxRequest(t, pkce().challenge)) // one abandoned consent
-    expect(page.status).toBe(200)
-    expect(await consents()).toHaveLength(1)
+    await sandboxTokens(t) // one used code, and its answered consent (kept until it expires)
+    const page = await openAuthorize(t, sandboxRequest(t, pkce().challenge))
+    expect(page.status).toBe(200) // opening the page writes nothing
+    expect((await signIn(t, page)).status).toBe(200) // one consent abandoned after sign-in
+    expect(await consents()).toHaveLength(2)
     expect(await codes()).toHaveLength(1)
 
     t.clock.advance(CONSENT_TTL_MS + 1_000)

@@ -3,7 +3,7 @@
 // any-string Authorization, and which OAuth access tokens may act here. Verifying secrets, lockout and sessions
 // are identity's (src/identity/).
 import { invalid, unauthenticated } from '../platform/errors.js'
-import { NOT_A_TOKEN, type IdentityService } from '../identity/service.js'
+import { NOT_A_TOKEN, type IdentityService, type SignInContext } from '../identity/service.js'
 import type { Claim, Principal } from '../identity/types.js'
 import { CREDENTIAL_KINDS, SOFT_CREDENTIAL_TYPES, type CredentialKind, type Credentials, type LoginBody } from './schemas.js'
 
@@ -29,7 +29,8 @@ export interface LoginResult {
 }
 
 export interface AuthService {
-  login(body: LoginBody): Promise<LoginResult>
+  /** `context.source` is the caller's address: the sandbox counts failed sign-ins per source. */
+  login(body: LoginBody, context?: SignInContext): Promise<LoginResult>
   /**
    * Resolves an Authorization header to a principal, or throws unauthenticated (API-448). `applicationId` is the
    * calling application (its x-svc-key): an OAuth token granted to another application's key is refused.
@@ -104,10 +105,10 @@ export function createAuthService(deps: { identity: IdentityService; options?: A
   const lenientPrincipal: BankingPrincipal | undefined = lenientCustomerId ? Object.freeze({ customerId: lenientCustomerId, restricted: false }) : undefined
 
   return {
-    async login(body) {
+    async login(body, context) {
       const { brand, lob, credentials } = body.loginRequest
       const kind = credentialKind(credentials)
-      const r = await identity.signIn(brand, lob, claimFor(kind, credentials, brand, lob))
+      const r = await identity.signIn(brand, lob, claimFor(kind, credentials, brand, lob), context)
       return { token: r.token, expires: r.expires, isBusinessUser: r.customer.isBusiness, isRestrictedToAppTracker: r.restricted }
     },
 

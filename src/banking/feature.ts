@@ -33,6 +33,8 @@ export interface BankingDeps {
     /** Sandbox without strict tokens: any Authorization string that is no session reads as the first sandbox customer. */
     lenientTokens: boolean
     rateLimitPerMinute: number
+    /** Sandbox: throttle per key and source address, so one client's flood does not deny the shared key to others. */
+    throttlePerSource: boolean
   }
   extraRoutes?: readonly V2Routes[]
 }
@@ -61,6 +63,7 @@ export function bankingFeature(deps: BankingDeps): Feature<BankingServices> {
           applications: deps.applications,
           maintenance: deps.maintenance,
           rateLimitPerMinute: deps.settings.rateLimitPerMinute,
+          throttlePerSource: deps.settings.throttlePerSource,
           clock,
         })
         await bankingRoutes(v2, { auth, accounts })

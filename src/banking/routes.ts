@@ -70,7 +70,7 @@ export async function bankingRoutes(v2: App, services: BankingServices): Promise
       },
     },
     async (request) => {
-      const r = await auth.login(request.body)
+      const r = await auth.login(request.body, { source: request.ip })
       return {
         status: SUCCESS,
         loginResponse: {

@@ -96,6 +96,66 @@ export async function recordSuccess(db: Executor, id: string, now: string, newLo
   return result.numUpdatedRows > 0n
 }
 
+// ---- Sign-in failures per source address (sandbox) ---------------------------------------------------------
+
+/** Whether this credential is locked for this source address at `now`. */
+export async function sourceLocked(db: Executor, credentialId: string, source: string, now: string): Promise<boolean> {
+  const row = await db
+    .selectFrom('source_sign_in_failures')
+    .select('credential_id')
+    .where('credential_id', '=', credentialId)
+    .where('source', '=', source)
+    .where('locked_until', '>', now)
+    .executeTakeFirst()
+  return row !== undefined
+}
+
+/**
+ * Counts one failure of the credential from the source, atomically: one upsert that adds one (or starts again at
+ * one when the row's window `expires_at` has passed), and the failure that reaches `maxAttempts` locks the pair
+ * until `until` and resets the count, in the same statement. A pair that is locked is left as it is. `until` is
+ * also the new end of the counting window.
+ */
+export async function recordSourceFailure(db: Executor, credentialId: string, source: string, now: string, maxAttempts: number, until: string): Promise<void> {
+  const next = sql<number>`case when source_sign_in_failures.expires_at <= ${now} then 1 else source_sign_in_failures.failed_attempts + 1 end`
+  const reaches = sql<boolean>`${next} >= ${maxAttempts}`
+  const lockedAtOnce = maxAttempts <= 1
+  await db
+    .insertInto('source_sign_in_failures')
+    .values({ credential_id: credentialId, source, failed_attempts: lockedAtOnce ? 0 : 1, locked_until: lockedAtOnce ? until : null, expires_at: until })
+    .onConflict((oc) =>
+      oc
+        .columns(['credential_id', 'source'])
+        .doUpdateSet({
+          failed_attempts: sql<number>`case when ${reaches} then 0 else ${next} end`,
+          locked_until: sql<string | null>`case when ${reaches} then ${until} else null end`,
+          expires_at: until,
+        })
+        .where((eb) => eb.or([eb('source_sign_in_failures.locked_until', 'is', null), eb('source_sign_in_failures.locked_until', '<=', now)])),
+    )
+    .execute()
+}
+
+/**
+ * Records a success from the source: forgets its failures. Returns false, changing nothing, when the pair is
+ * locked at this moment, so a lock that landed while the secret was being checked still wins.
+ */
+export async function clearSourceFailures(db: Executor, credentialId: string, source: string, now: string): Promise<boolean> {
+  const result = await db
+    .deleteFrom('source_sign_in_failures')
+    .where('credential_id', '=', credentialId)
+    .where('source', '=', source)
+    .where((eb) => eb.or([eb('locked_until', 'is', null), eb('locked_until', '<=', now)]))
+    .executeTakeFirst()
+  return result.numDeletedRows > 0n || !(await sourceLocked(db, credentialId, source, now))
+}
+
+/** Pairs whose window and lock have both ended: they count for nothing any more. */
+export async function deleteExpiredSourceFailures(db: Executor, now: string): Promise<number> {
+  const result = await db.deleteFrom('source_sign_in_failures').where('expires_at', '<=', now).executeTakeFirst()
+  return Number(result.numDeletedRows)
+}
+
 export function listCredentials(db: Executor, customerId: string) {
   return db
     .selectFrom('credentials')
@@ -106,6 +166,34 @@ export function listCredentials(db: Executor, customerId: string) {
     .execute()
 }
 
+/**
+ * Revokes the customer's live soft credentials beyond the newest `keep` other than `exceptId` (the one just
+ * created, which is never its own victim). Returns the ids revoked. One statement, so two concurrent trims agree
+ * on the order (created_at, then id) and never revoke one of the newest `keep`.
+ */
+export async function revokeSoftCredentialsBeyond(db: Executor, customerId: string, exceptId: string, keep: number, at: string): Promise<string[]> {
+  const beyond = db
+    .selectFrom('credentials')
+    .select('id')
+    .where('customer_id', '=', customerId)
+    .where('kind', '=', 'token')
+    .where('revoked_at', 'is', null)
+    .where('id', '!=', exceptId)
+    .orderBy('created_at', 'desc')
+    .orderBy('id', 'desc')
+    // SQLite takes OFFSET only after a LIMIT; this one never binds.
+    .limit(Number.MAX_SAFE_INTEGER)
+    .offset(keep)
+  const rows = await db.updateTable('credentials').set({ revoked_at: at }).where('id', 'in', beyond).where('revoked_at', 'is', null).returning('id').execute()
+  return rows.map((r) => r.id)
+}
+
+/** Soft credentials revoked before `before`: every session they opened has ended and been pruned by then. */
+export async function deleteSoftCredentialsRevokedBefore(db: Executor, before: string): Promise<number> {
+  const result = await db.deleteFrom('credentials').where('kind', '=', 'token').where('revoked_at', '<', before).executeTakeFirst()
+  return Number(result.numDeletedRows)
+}
+
 export async function revokeCredential(db: Executor, id: string, at: string): Promise<boolean> {
   const result = await db.updateTable('credentials').set({ revoked_at: at }).where('id', '=', id).where('revoked_at', 'is', null).executeTakeFirst()
   return result.numUpdatedRows > 0n
@@ -113,9 +201,11 @@ export async function revokeCredential(db: Executor, id: string, at: string): Pr
 
 // ---- Sessions ----------------------------------------------------------------------------------------------
 
-/** Ends every session the credential opened that has not ended yet. */
-export async function revokeSessionsOf(db: Executor, credentialId: string, at: string): Promise<void> {
-  await db.updateTable('sessions').set({ revoked_at: at }).where('credential_id', '=', credentialId).where('revoked_at', 'is', null).where('expires_at', '>', at).execute()
+/** Ends every session the credentials opened that has not ended yet. */
+export async function revokeSessionsOf(db: Executor, credentialIds: string | string[], at: string): Promise<void> {
+  const ids = typeof credentialIds === 'string' ? [credentialIds] : credentialIds
+  if (ids.length === 0) return
+  await db.updateTable('sessions').set({ revoked_at: at }).where('credential_id', 'in', ids).where('revoked_at', 'is', null).where('expires_at', '>', at).execute()
 }
 
 /** Sessions that ended (expired, or revoked and since expired) before `before`: they can never be used again. */

@@ -25,6 +25,11 @@ export const SESSION_CACHE_MS = 1_000
  * so in the lenient sandbox it answers unauthenticated rather than reading as the any-string customer.
  */
 export const SESSION_RETENTION_MS = 24 * 60 * 60_000
+/**
+ * Live soft credentials a customer may hold. Creating one more revokes the oldest (and ends its sessions): in the
+ * lenient sandbox any string creates them for customer 1, and a script that makes one per run must keep working.
+ */
+export const MAX_SOFT_CREDENTIALS = 20
 const SESSION_CACHE_ENTRIES = 10_000
 
 export interface SignedIn {
@@ -61,16 +66,28 @@ export const NOT_A_TOKEN = 'not-a-token' as const
 export const UNKNOWN_CACHE_MS = 5 * 60_000
 const UNKNOWN_CACHE_ENTRIES = 10_000
 
+/** Who is signing in, beyond the claim. */
+export interface SignInContext {
+  /**
+   * The caller's source address (request.ip). With lockoutPerSource, failures and locks count per credential and
+   * source; without a source they count per credential, as in production.
+   */
+  source?: string
+}
+
 export interface IdentityService extends PrincipalResolver {
   /** Checks a claim with the same scrypt work, lockout and uniform failure for every cause; opens no session. */
-  verify(brand: string, lob: string, claim: Claim): Promise<VerifiedCredential>
+  verify(brand: string, lob: string, claim: Claim, context?: SignInContext): Promise<VerifiedCredential>
   /** verify, then opens a SESSION_TTL_MS session for the credential's customer. */
-  signIn(brand: string, lob: string, claim: Claim): Promise<SignedIn>
+  signIn(brand: string, lob: string, claim: Claim, context?: SignInContext): Promise<SignedIn>
   /** Ends a login session at once (in this process; others within SESSION_CACHE_MS). */
   endSession(tokenHash: string): Promise<void>
   /** Ends the OAuth authorization an access token belongs to. */
   revokeAccessToken(tokenHash: string): Promise<void>
-  /** A soft credential for the customer, of the given type; returns the token, which is only stored hashed. */
+  /**
+   * A soft credential for the customer, of the given type; returns the token, which is only stored hashed. Beyond
+   * MAX_SOFT_CREDENTIALS live ones, the oldest is revoked.
+   */
   createSoftCredential(customerId: string, tokenType: string): Promise<string>
   /** Operators: a customer's credentials, soft credentials included. */
   listCredentials(customerId: string): Promise<CredentialSummary[]>
@@ -85,11 +102,29 @@ export interface IdentityDeps {
   secretsKey: string
   /** Resolves OAuth access tokens; without it only login sessions are principals. */
   accessTokens?: AccessTokenResolver
+  /**
+   * Sandbox mode: count failures and lock per credential and source address, so a guessing run against the
+   * published sandbox customers locks them for its sender only. Production locks the credential for everyone.
+   */
+  lockoutPerSource?: boolean
 }
 
 /** Housekeeping: deletes sessions expired over SESSION_RETENTION_MS ago. */
 export function pruneSessions(db: Pick<Db, 'kysely'>, clock: Clock): Promise<number> {
   return repo.deleteSessionsExpiredBefore(db.kysely, new Date(clock.now().getTime() - SESSION_RETENTION_MS).toISOString())
+}
+
+/**
+ * Housekeeping: deletes soft credentials revoked longer ago than a session lives plus its retention, so every
+ * session they opened is gone first (a deleted session's token would read as customer 1 in the lenient sandbox).
+ */
+export function pruneRevokedSoftCredentials(db: Pick<Db, 'kysely'>, clock: Clock): Promise<number> {
+  return repo.deleteSoftCredentialsRevokedBefore(db.kysely, new Date(clock.now().getTime() - SESSION_TTL_MS - SESSION_RETENTION_MS).toISOString())
+}
+
+/** Housekeeping: deletes per-source failure counts whose window and lock have ended. */
+export function pruneSourceFailures(db: Pick<Db, 'kysely'>, clock: Clock): Promise<number> {
+  return repo.deleteExpiredSourceFailures(db.kysely, clock.now().toISOString())
 }
 
 /** Whether a customer exists (the sandbox loader asks before loading). */
@@ -139,23 +174,31 @@ export function createIdentityService(deps: IdentityDeps): IdentityService {
     return true
   }
 
-  async function verify(brand: string, lob: string, claim: Claim): Promise<VerifiedCredential> {
+  async function verify(brand: string, lob: string, claim: Claim, context?: SignInContext): Promise<VerifiedCredential> {
+    const source = deps.lockoutPerSource ? context?.source : undefined
     const { credential, rekeyTo } = await find(brand, lob, claim)
     const now = clock.now()
     const nowIso = now.toISOString()
+    const lockUntil = new Date(now.getTime() + LOCKOUT_MS).toISOString()
     const secret = secretOf(claim)
 
-    // The scrypt work runs whatever was found, so timing does not tell an unknown identifier from a wrong secret.
-    const secretOk = await verifySecret(secret ?? '', credential?.secret_hash)
-    const locked = credential?.locked_until != null && credential.locked_until > nowIso
+    // The scrypt work runs whatever was found, so timing does not tell an unknown identifier from a wrong secret;
+    // the per-source lock is read meanwhile, hidden behind it.
+    const [secretOk, sourceLocked] = await Promise.all([
+      verifySecret(secret ?? '', credential?.secret_hash),
+      credential && source !== undefined ? repo.sourceLocked(db.kysely, credential.id, source, nowIso) : false,
+    ])
+    const locked = sourceLocked || (credential?.locked_until != null && credential.locked_until > nowIso)
     const usable = credential !== undefined && credential.revoked_at === null && !locked
     const ok = usable && (secret === undefined || secretOk) && proven(claim, credential)
 
     if (!ok) {
-      if (usable) await repo.recordFailure(db.kysely, credential.id, nowIso, MAX_FAILED_ATTEMPTS, new Date(now.getTime() + LOCKOUT_MS).toISOString())
+      if (usable && source !== undefined) await repo.recordSourceFailure(db.kysely, credential.id, source, nowIso, MAX_FAILED_ATTEMPTS, lockUntil)
+      else if (usable) await repo.recordFailure(db.kysely, credential.id, nowIso, MAX_FAILED_ATTEMPTS, lockUntil)
       throw unauthenticated()
     }
-    // Applies only if no lock or revocation landed meanwhile (parallel failures may have locked it).
+    // Each applies only if no lock (or revocation) landed meanwhile: parallel failures may have locked it.
+    if (source !== undefined && !(await repo.clearSourceFailures(db.kysely, credential.id, source, nowIso))) throw unauthenticated()
     if (!(await repo.recordSuccess(db.kysely, credential.id, nowIso, rekeyTo))) throw unauthenticated()
     return { id: credential.id, customerId: credential.customer_id, restricted: credential.restricted === 1 }
   }
@@ -168,8 +211,8 @@ export function createIdentityService(deps: IdentityDeps): IdentityService {
   return {
     verify,
 
-    async signIn(brand, lob, claim) {
-      const credential = await verify(brand, lob, claim)
+    async signIn(brand, lob, claim, context) {
+      const credential = await verify(brand, lob, claim, context)
       const customer = await repo.findCustomer(db.kysely, credential.customerId)
       if (!customer) throw unauthenticated()
       const now = clock.now()
@@ -237,9 +280,11 @@ export function createIdentityService(deps: IdentityDeps): IdentityService {
       const customer = await repo.findCustomer(db.kysely, customerId)
       if (!customer) throw unauthenticated()
       const token = randomSecret(32)
+      const id = randomUUID()
+      const at = clock.now().toISOString()
       await repo.insertCredentials(db.kysely, [
         {
-          id: randomUUID(),
+          id,
           customer_id: customer.id,
           kind: 'token',
           brand: customer.brand,
@@ -252,9 +297,18 @@ export function createIdentityService(deps: IdentityDeps): IdentityService {
           failed_attempts: 0,
           locked_until: null,
           revoked_at: null,
-          created_at: clock.now().toISOString(),
+          created_at: at,
         },
       ])
+      // The oldest beyond the bound go, with their sessions, as if an operator had revoked them. Deliberately not
+      // one transaction with the insert: the insert commits first, so the trim that starts last sees every row of
+      // a burst and leaves at most the bound (in one transaction, PostgreSQL's concurrent trims would not see each
+      // other's uncommitted rows and a burst could leave one extra per creation).
+      const revoked = await repo.revokeSoftCredentialsBeyond(db.kysely, customer.id, id, MAX_SOFT_CREDENTIALS - 1, at)
+      if (revoked.length > 0) {
+        await repo.revokeSessionsOf(db.kysely, revoked, at)
+        verified.clear()
+      }
       return token
     },
 

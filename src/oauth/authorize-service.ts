@@ -1,19 +1,22 @@
 // The authorize endpoint's steps: check the request, let the account holder sign in, then record their Allow or
-// Deny and send the answer back to the client. Between the steps the request waits server-side as a pending
-// consent, found by a random value the page's form carries and bound to the browser that started it.
+// Deny and send the answer back to the client. Until the sign-in nothing is written: the request waits in the
+// sign-in form as a signed, expiring value (pending-request.ts) bound to the browser that opened it. A successful
+// sign-in spends that value and writes the consent row, found by a new random value the consent form carries;
+// answering marks the row, so Allow or Deny works once.
 //
-// CSRF: the form's hidden csrf_token is that random value (stored hashed), so a form can only be answered by the
-// page rendered for it; and the consent is bound to a browser-binding cookie (HttpOnly, SameSite=Lax,
+// CSRF: a form can only be answered with the value rendered into the page for it (the signed request, or the
+// consent's random value, stored hashed); and both are bound to a browser-binding cookie (HttpOnly, SameSite=Lax,
 // Path=/oauth2), which a cross-site POST does not carry. A forged submission therefore needs both the victim's
-// page and the victim's cookie. The value changes when the account holder signs in.
+// page and the victim's cookie.
 import { timingSafeEqual } from 'node:crypto'
 import { DomainError } from '../platform/errors.js'
 import type { Clock } from '../platform/clock.js'
 import { randomSecret, sha256Hex } from '../platform/crypto.js'
 import type { Db } from '../platform/db/database.js'
-import type { IdentityService } from '../identity/service.js'
+import type { IdentityService, SignInContext } from '../identity/service.js'
 import { checkAuthorizeRequest, pageProblem, readAuthorizeParams } from './authorize-request.js'
 import type { ClientService, OAuthClient } from './clients-service.js'
+import { MAX_PENDING_REQUEST_LENGTH, openPendingRequest, pendingRequestKey, sealPendingRequest, type PendingRequest } from './pending-request.js'
 import { formActionSource, redirectAllowed, withParams } from './redirect-uri.js'
 import * as repo from './repository.js'
 import { SCOPES, formatScope, isScope } from './scope.js'
@@ -44,13 +47,13 @@ export type AuthorizeOutcome =
   | { kind: 'consent'; view: PageView }
 
 export interface AuthorizeService {
-  /** GET /oauth2/v3/authorize: checks the request and opens a pending consent bound to `browserId`. */
+  /** GET /oauth2/v3/authorize: checks the request and renders it, signed and bound to `browserId`; writes nothing. */
   start(query: Record<string, unknown>, browserId: string): Promise<AuthorizeOutcome>
-  /** POST /oauth2/v3/authorize: the sign-in form, or the Allow/Deny form. */
-  answer(form: Record<string, unknown>, browserId: string | undefined): Promise<AuthorizeOutcome>
+  /** POST /oauth2/v3/authorize: the sign-in form, or the Allow/Deny form. `context.source` is the caller's address. */
+  answer(form: Record<string, unknown>, browserId: string | undefined, context?: SignInContext): Promise<AuthorizeOutcome>
 }
 
-/** Housekeeping: deletes abandoned consents, and codes long past any possible replay. */
+/** Housekeeping: deletes expired consents (answered or abandoned after sign-in), and codes long past any replay. */
 export async function pruneConsentsAndCodes(db: Pick<Db, 'kysely'>, clock: Clock): Promise<number> {
   const now = clock.now()
   const consents = await repo.deleteExpiredConsents(db.kysely, now.toISOString())
@@ -79,20 +82,23 @@ export function createAuthorizeService(deps: {
   clients: Pick<ClientService, 'find' | 'get'>
   /** Verifies the page's username and password with identity's hashing, lockout and uniform failure. */
   identity: Pick<IdentityService, 'verify'>
+  /** The server secret (config.secretsKey); the pending requests' signing key is derived from it. */
+  secretsKey: string
 }): AuthorizeService {
   const { db, clock, clients, identity } = deps
+  const pendingKey = pendingRequestKey(deps.secretsKey)
 
-  function view(client: OAuthClient, consent: Pick<repo.ConsentRow, 'scope' | 'redirect_uri'>, csrfToken: string): PageView {
-    const url = new URL(consent.redirect_uri)
+  function view(client: OAuthClient, request: { scope: string; redirectUri: string }, csrfToken: string): PageView {
+    const url = new URL(request.redirectUri)
     return {
       csrfToken,
       clientName: client.name,
-      scopes: consent.scope
+      scopes: request.scope
         .split(' ')
         .filter(isScope)
         .map((name) => ({ name, description: SCOPES[name] })),
       returnTo: url.host || url.protocol,
-      formAction: formActionSource(consent.redirect_uri),
+      formAction: formActionSource(request.redirectUri),
     }
   }
 
@@ -112,80 +118,105 @@ export function createAuthorizeService(deps: {
         return { kind: 'redirect', location: withParams(redirectUri, { error: checked.error, error_description: checked.description, state: params.state }) }
       }
 
-      const now = clock.now()
-
-      const csrfToken = randomSecret(32)
-      const consent = {
-        id_hash: sha256Hex(csrfToken),
-        browser_hash: sha256Hex(browserId),
-        client_id: client.id,
-        redirect_uri: redirectUri,
+      const pending: PendingRequest = {
+        clientId: client.id,
+        redirectUri,
         scope: formatScope(checked.scopes),
         state: checked.state ?? null,
-        code_challenge: checked.codeChallenge,
+        codeChallenge: checked.codeChallenge,
         brand: checked.brand,
         lob: checked.lob,
-        customer_id: null,
-        expires_at: new Date(now.getTime() + CONSENT_TTL_MS).toISOString(),
-        created_at: now.toISOString(),
+        browserHash: sha256Hex(browserId),
+        expiresAt: clock.now().getTime() + CONSENT_TTL_MS,
       }
-      await repo.insertConsent(db.kysely, consent)
-      return { kind: 'sign-in', view: view(client, consent, csrfToken), failed: false }
+      const sealed = sealPendingRequest(pendingKey, pending)
+      if (sealed.length > MAX_PENDING_REQUEST_LENGTH) {
+        return { kind: 'redirect', location: withParams(redirectUri, { error: 'invalid_request', error_description: 'the request is too long', state: params.state }) }
+      }
+      return { kind: 'sign-in', view: view(client, pending, sealed), failed: false }
     },
 
-    async answer(form, browserId) {
+    async answer(form, browserId, context) {
       const csrfToken = single(form, 'csrf_token')
-      if (!csrfToken || !browserId || csrfToken.length > 64) return EXPIRED
-      const consent = await repo.findConsent(db.kysely, sha256Hex(csrfToken))
-      if (!consent || !sameHash(consent.browser_hash, sha256Hex(browserId))) return EXPIRED
-      if (consent.expires_at <= clock.now().toISOString()) {
-        await repo.deleteConsent(db.kysely, consent.id_hash)
-        return EXPIRED
-      }
-      const client = await clients.get(consent.client_id)
-      if (!client) return { kind: 'error', status: 400, message: 'The application that sent you here no longer has access.' }
-
-      if (consent.customer_id === null) {
-        const username = single(form, 'username')
-        const password = single(form, 'password')
-        const failed: AuthorizeOutcome = { kind: 'sign-in', view: view(client, consent, csrfToken), failed: true, username: username?.slice(0, MAX_CREDENTIAL_LENGTH) }
-        if (!username || !password || username.length > MAX_CREDENTIAL_LENGTH || password.length > MAX_CREDENTIAL_LENGTH) return failed
-        let customerId: string
-        try {
-          customerId = (await identity.verify(consent.brand, consent.lob, { kind: 'usernamePassword', identifier: username, secret: password })).customerId
-        } catch (err) {
-          // Every sign-in failure (unknown user, wrong password, locked) reads the same on the page.
-          if (err instanceof DomainError && err.kind === 'unauthenticated') return failed
-          throw err
-        }
-        const next = randomSecret(32)
-        if ((await repo.signInConsent(db.kysely, consent.id_hash, sha256Hex(next), customerId)) === 0) return EXPIRED
-        return { kind: 'consent', view: view(client, consent, next) }
-      }
-
-      const decision = single(form, 'decision')
-      if (decision !== 'allow' && decision !== 'deny') return { kind: 'error', status: 400, message: 'The answer must be Allow or Deny.' }
-      const taken = await repo.takeConsent(db.kysely, consent.id_hash)
-      if (!taken) return EXPIRED
-      const state = taken.state ?? undefined
-      if (decision === 'deny') {
-        return { kind: 'redirect', location: withParams(taken.redirect_uri, { error: 'access_denied', error_description: 'the account holder denied access', state }) }
-      }
-      const code = randomSecret(32)
-      const now = clock.now()
-      await repo.insertCode(db.kysely, {
-        code_hash: sha256Hex(code),
-        client_id: taken.client_id,
-        customer_id: taken.customer_id!,
-        redirect_uri: taken.redirect_uri,
-        code_challenge: taken.code_challenge,
-        scope: taken.scope,
-        expires_at: new Date(now.getTime() + CODE_TTL_MS).toISOString(),
-        used_at: null,
-        grant_id: null,
-        created_at: now.toISOString(),
-      })
-      return { kind: 'redirect', location: withParams(taken.redirect_uri, { code, state }) }
+      if (!csrfToken || !browserId) return EXPIRED
+      // The sign-in form carries the signed request (it has a dot); the consent form a random value (it has none).
+      return csrfToken.includes('.') ? signIn(form, csrfToken, browserId, context) : decide(form, csrfToken, browserId)
     },
+  }
+
+  async function signIn(form: Record<string, unknown>, sealed: string, browserId: string, context: SignInContext | undefined): Promise<AuthorizeOutcome> {
+    const now = clock.now()
+    const pending = openPendingRequest(pendingKey, sealed, now.getTime())
+    if (!pending || !sameHash(pending.browserHash, sha256Hex(browserId))) return EXPIRED
+    const requestHash = sha256Hex(sealed)
+    if (await repo.requestSpent(db.kysely, requestHash)) return EXPIRED
+    const client = await clients.get(pending.clientId)
+    if (!client) return { kind: 'error', status: 400, message: 'The application that sent you here no longer has access.' }
+
+    const username = single(form, 'username')
+    const password = single(form, 'password')
+    const failed: AuthorizeOutcome = { kind: 'sign-in', view: view(client, pending, sealed), failed: true, username: username?.slice(0, MAX_CREDENTIAL_LENGTH) }
+    if (!username || !password || username.length > MAX_CREDENTIAL_LENGTH || password.length > MAX_CREDENTIAL_LENGTH) return failed
+    let customerId: string
+    try {
+      customerId = (await identity.verify(pending.brand, pending.lob, { kind: 'usernamePassword', identifier: username, secret: password }, context)).customerId
+    } catch (err) {
+      // Every sign-in failure (unknown user, wrong password, locked) reads the same on the page.
+      if (err instanceof DomainError && err.kind === 'unauthenticated') return failed
+      throw err
+    }
+    // The first write of the flow. The unique request hash spends the sign-in page: a second sign-in with it
+    // (or a concurrent one) opens no second consent.
+    const next = randomSecret(32)
+    const opened = await repo.insertConsent(db.kysely, {
+      id_hash: sha256Hex(next),
+      request_hash: requestHash,
+      browser_hash: pending.browserHash,
+      client_id: pending.clientId,
+      redirect_uri: pending.redirectUri,
+      scope: pending.scope,
+      state: pending.state,
+      code_challenge: pending.codeChallenge,
+      brand: pending.brand,
+      lob: pending.lob,
+      customer_id: customerId,
+      expires_at: new Date(pending.expiresAt).toISOString(),
+      created_at: now.toISOString(),
+      answered_at: null,
+    })
+    return opened ? { kind: 'consent', view: view(client, pending, next) } : EXPIRED
+  }
+
+  async function decide(form: Record<string, unknown>, csrfToken: string, browserId: string): Promise<AuthorizeOutcome> {
+    if (csrfToken.length > 64) return EXPIRED
+    const consent = await repo.findConsent(db.kysely, sha256Hex(csrfToken))
+    if (!consent || consent.customer_id === null || consent.answered_at !== null || !sameHash(consent.browser_hash, sha256Hex(browserId))) return EXPIRED
+    const now = clock.now()
+    if (consent.expires_at <= now.toISOString()) return EXPIRED
+    const client = await clients.get(consent.client_id)
+    if (!client) return { kind: 'error', status: 400, message: 'The application that sent you here no longer has access.' }
+
+    const decision = single(form, 'decision')
+    if (decision !== 'allow' && decision !== 'deny') return { kind: 'error', status: 400, message: 'The answer must be Allow or Deny.' }
+    const taken = await repo.takeConsent(db.kysely, consent.id_hash, now.toISOString())
+    if (!taken) return EXPIRED
+    const state = taken.state ?? undefined
+    if (decision === 'deny') {
+      return { kind: 'redirect', location: withParams(taken.redirect_uri, { error: 'access_denied', error_description: 'the account holder denied access', state }) }
+    }
+    const code = randomSecret(32)
+    await repo.insertCode(db.kysely, {
+      code_hash: sha256Hex(code),
+      client_id: taken.client_id,
+      customer_id: taken.customer_id!,
+      redirect_uri: taken.redirect_uri,
+      code_challenge: taken.code_challenge,
+      scope: taken.scope,
+      expires_at: new Date(now.getTime() + CODE_TTL_MS).toISOString(),
+      used_at: null,
+      grant_id: null,
+      created_at: now.toISOString(),
+    })
+    return { kind: 'redirect', location: withParams(taken.redirect_uri, { code, state }) }
   }
 }

@@ -25,6 +25,8 @@ export interface OAuthDeps {
   applications: Pick<ApplicationService, 'authenticate' | 'list'>
   /** Checks the account holder's username and password on the sign-in page. */
   identity: Pick<IdentityService, 'verify'>
+  /** The server secret; the sign-in page's signed pending requests use a key derived from it. */
+  secretsKey: string
 }
 
 const DESCRIPTION = `OAuth 2.0 authorization server (\`/oauth2/v3\`): the account holder signs in and allows a client at
@@ -35,7 +37,7 @@ export function oauthFeature(deps: OAuthDeps): Feature<OAuthServices> {
   const { db, clock } = deps
   const clients = createClientService({ db, clock, applications: deps.applications })
   const tokens = createTokenService({ db, clock, clients })
-  const authorize = createAuthorizeService({ db, clock, clients, identity: deps.identity })
+  const authorize = createAuthorizeService({ db, clock, clients, identity: deps.identity, secretsKey: deps.secretsKey })
   return {
     name: 'oauth',
     services: { clients, authorize, tokens },

@@ -60,34 +60,36 @@ export async function revokeClient(db: Executor, id: string, at: string): Promis
   return Number(result.numUpdatedRows)
 }
 
-// ---- Pending consents --------------------------------------------------------------------------------------
+// ---- Consents (written after the sign-in) ------------------------------------------------------------------
 
-export async function insertConsent(db: Executor, row: Insertable<OAuthConsentsTable>): Promise<void> {
-  await db.insertInto('oauth_consents').values(row).execute()
+/** Inserts a signed-in consent; false when one was opened from the same pending request already (spent). */
+export async function insertConsent(db: Executor, row: Insertable<OAuthConsentsTable>): Promise<boolean> {
+  const result = await db
+    .insertInto('oauth_consents')
+    .values(row)
+    .onConflict((oc) => oc.column('request_hash').doNothing())
+    .executeTakeFirst()
+  return (result.numInsertedOrUpdatedRows ?? 0n) > 0n
+}
+
+export async function requestSpent(db: Executor, requestHash: string): Promise<boolean> {
+  return (await db.selectFrom('oauth_consents').select('id_hash').where('request_hash', '=', requestHash).executeTakeFirst()) !== undefined
 }
 
 export function findConsent(db: Executor, idHash: string): Promise<ConsentRow | undefined> {
   return db.selectFrom('oauth_consents').selectAll().where('id_hash', '=', idHash).executeTakeFirst()
 }
 
-/** Records the signed-in customer and moves the consent to a new id; 0 when it was signed in meanwhile. */
-export async function signInConsent(db: Executor, idHash: string, newIdHash: string, customerId: string): Promise<number> {
-  const result = await db
+/** Marks a signed-in consent answered and returns it: of two concurrent answers, only one gets it. */
+export function takeConsent(db: Executor, idHash: string, at: string): Promise<ConsentRow | undefined> {
+  return db
     .updateTable('oauth_consents')
-    .set({ id_hash: newIdHash, customer_id: customerId })
+    .set({ answered_at: at })
     .where('id_hash', '=', idHash)
-    .where('customer_id', 'is', null)
+    .where('customer_id', 'is not', null)
+    .where('answered_at', 'is', null)
+    .returningAll()
     .executeTakeFirst()
-  return Number(result.numUpdatedRows)
-}
-
-/** Removes and returns a signed-in consent: of two concurrent answers, only one gets it. */
-export function takeConsent(db: Executor, idHash: string): Promise<ConsentRow | undefined> {
-  return db.deleteFrom('oauth_consents').where('id_hash', '=', idHash).where('customer_id', 'is not', null).returningAll().executeTakeFirst()
-}
-
-export async function deleteConsent(db: Executor, idHash: string): Promise<void> {
-  await db.deleteFrom('oauth_consents').where('id_hash', '=', idHash).execute()
 }
 
 export async function deleteExpiredConsents(db: Executor, now: string): Promise<number> {

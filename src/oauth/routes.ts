@@ -83,7 +83,7 @@ async function authorizePages(scope: App, authorize: AuthorizeService) {
       // Checked by the handler (attachValidation): a bad client or redirect URI shows a page, anything else
       // goes back to the client as an OAuth error, which a schema failure could not tell apart.
       attachValidation: true,
-      // Each GET opens a pending consent; a HEAD (link previews, prefetchers) should not.
+      // A GET writes nothing, but a HEAD (link previews, prefetchers) has no use for a sign-in page.
       exposeHeadRoute: false,
       schema: {
         tags,
@@ -108,7 +108,7 @@ async function authorizePages(scope: App, authorize: AuthorizeService) {
   )
 
   scope.post('/authorize', { schema: { hide: true } }, async (request, reply) =>
-    respond(reply, await authorize.answer((request.body ?? {}) as Record<string, unknown>, browserId(request))),
+    respond(reply, await authorize.answer((request.body ?? {}) as Record<string, unknown>, browserId(request), { source: request.ip })),
   )
 
   const immutable = 'public, max-age=31536000, immutable'

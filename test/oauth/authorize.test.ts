@@ -63,7 +63,8 @@ describe('the sign-in page', () => {
     expect(html).toContain('<form method="post" action="/oauth2/v3/authorize">')
     expect(html).toContain('<button type="submit">Sign in</button>')
     expect(html).toContain('<strong>Sandbox application</strong>')
-    expect(page.csrf).toMatch(/^[A-Za-z0-9_-]{43}$/)
+    // The pending request itself, signed: base64url JSON and a base64url HMAC-SHA256.
+    expect(page.csrf).toMatch(/^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]{43}$/)
     expect(html).not.toMatch(/<script|\son\w+=|style=/i)
     expect(html).toMatch(/<link rel="stylesheet" href="\/oauth2\/v3\/assets\/consent\.css\?v=[0-9a-f]{12}">/)
   })
@@ -282,6 +283,25 @@ describe('CSRF and the pending request', () => {
     const consentOne = await signIn(t, first)
     expect(redirected(await postForm(t, { csrf_token: consentOne.csrf, decision: 'allow' }, first.cookie))['state']).toBe('one')
     expect(redirected(await postForm(t, { csrf_token: consentTwo.csrf, decision: 'allow' }, first.cookie))['state']).toBe('two')
+  })
+
+  it('100 unauthenticated GETs write no row: the request waits in the page until someone signs in', async () => {
+    const count = async () => Number((await t.db.kysely.selectFrom('oauth_consents').select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow()).n)
+    const before = await count()
+    const pages = await Promise.all(Array.from({ length: 100 }, (_, i) => openAuthorize(t, sandboxRequest(t, challenge, { state: `s${i}` }))))
+    for (const page of pages) expect(page.status).toBe(200)
+    expect(await count()).toBe(before)
+    await signIn(t, pages[0]!, { ...CUSTOMER_1, password: 'wrong' })
+    expect(await count()).toBe(before) // nor does a failed sign-in
+    await signIn(t, pages[0]!)
+    expect(await count()).toBe(before + 1)
+  })
+
+  it('a sign-in page is spent by its sign-in, also by two at once', async () => {
+    const page = await openAuthorize(t, sandboxRequest(t, challenge))
+    const both = await Promise.all([signIn(t, page), signIn(t, page)])
+    expect(both.map((p) => p.status).sort()).toEqual([200, 403])
+    expectErrorPage(await signIn(t, page), 403, /expired, was already answered/)
   })
 
   it('expires after 10 minutes', async () => {

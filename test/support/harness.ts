@@ -1,6 +1,6 @@
 // Builds the real app on a fresh database, listens on 127.0.0.1, and talks to it over HTTP.
 import { Writable } from 'node:stream'
-import { request as httpRequest } from 'undici'
+import { Agent, request as httpRequest } from 'undici'
 import { buildApp, type App } from '../../src/app.js'
 import type { V2Routes } from '../../src/banking/feature.js'
 import { prepareDatabase } from '../../src/bootstrap.js'
@@ -27,6 +27,18 @@ export interface CallOptions {
   headers?: Record<string, string | undefined>
   /** A value to send as JSON, or a string/Buffer to send as is. */
   body?: unknown
+  /**
+   * Connect from this local address, e.g. 127.0.0.2 (Linux routes all of 127/8 to the loopback interface), so the
+   * server sees another source address (request.ip) than the default 127.0.0.1.
+   */
+  localAddress?: string
+}
+
+const agents = new Map<string, Agent>()
+function agentFrom(localAddress: string): Agent {
+  let agent = agents.get(localAddress)
+  if (!agent) agents.set(localAddress, (agent = new Agent({ localAddress })))
+  return agent
 }
 
 export interface TestApp {
@@ -98,7 +110,8 @@ export async function call(baseUrl: string, key: string, method: string, path: s
     body = JSON.stringify(options.body)
     headers['content-type'] ??= 'application/json'
   }
-  const res = await httpRequest(baseUrl + path, { method: method as 'GET', headers, body })
+  const dispatcher = options.localAddress === undefined ? undefined : agentFrom(options.localAddress)
+  const res = await httpRequest(baseUrl + path, { method: method as 'GET', headers, body, dispatcher })
   const text = await res.body.text()
   let json: unknown
   try {

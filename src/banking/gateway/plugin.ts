@@ -1,7 +1,7 @@
 // The banking gateway contract, enforced once for every route registered under /v2 (registered into the /v2
 // scope with fastify-plugin, so its hooks cover that whole scope; the scope answers in the banking error family):
-// maintenance, the x-svc-key and User-Agent headers, the `v` version parameter, per-key throttling, and the
-// throttling. It also writes these rules into each route's OpenAPI schema.
+// maintenance, the x-svc-key and User-Agent headers, the `v` version parameter, and per-key throttling (in the
+// sandbox per key and source address). It also writes these rules into each route's OpenAPI schema.
 import type { FastifyError, FastifyReply, FastifyRequest, RouteOptions } from 'fastify'
 import fp from 'fastify-plugin'
 import { Type, type TSchema } from 'typebox'
@@ -23,6 +23,11 @@ export interface GatewayOptions {
   applications: Pick<ApplicationService, 'authenticate' | 'recall'>
   maintenance: Pick<MaintenanceSwitch, 'isOn'>
   rateLimitPerMinute: number
+  /**
+   * Count each key's allowance per source address too (request.ip): the sandbox, where everyone shares one key,
+   * so a flood denies only its sender. Production counts per key.
+   */
+  throttlePerSource?: boolean
   clock: Clock
 }
 
@@ -32,6 +37,7 @@ export const gateway = fp<GatewayOptions>(async (v2, opts) => {
   v2.addHook('onRoute', documentContract)
   v2.decorateRequest('application', undefined) // one request shape: see the banking routes' `principal`
   const throttle = createThrottle(opts.rateLimitPerMinute, 60_000, opts.clock)
+  const perSource = opts.throttlePerSource === true
 
   /** Every check after the key's: the version, then the key's allowance. Returns the failure, if any. */
   const admit = (request: FastifyRequest, reply: FastifyReply, application: Application): ApiError | undefined => {
@@ -39,7 +45,7 @@ export const gateway = fp<GatewayOptions>(async (v2, opts) => {
     // An unknown path has no version to check: it answers API-404 from the not-found handler.
     if (!request.is404 && (request.query as Record<string, unknown> | undefined)?.v !== '1') return new ApiError('API-422')
     // Only a known key with a valid request line is counted, so unknown keys never consume anyone's allowance.
-    const allowance = throttle.take(application.id)
+    const allowance = throttle.take(perSource ? `${application.id} ${request.ip}` : application.id)
     reply.headers({
       'x-ratelimit-limit': String(allowance.limit),
       'x-ratelimit-remaining': String(allowance.remaining),

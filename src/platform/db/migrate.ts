@@ -8,6 +8,8 @@ import * as m0003 from '../../migrations/0003_oauth.js'
 import * as m0004 from '../../migrations/0004_housekeeping.js'
 import * as m0005 from '../../migrations/0005_jobs.js'
 import * as m0006 from '../../migrations/0006_blobs.js'
+import * as m0007 from '../../migrations/0007_source_lockouts.js'
+import * as m0008 from '../../migrations/0008_stateless_consents.js'
 
 const migrations: Record<string, Migration> = {
   '0001_foundation': m0001,
@@ -16,6 +18,8 @@ const migrations: Record<string, Migration> = {
   '0004_housekeeping': m0004,
   '0005_jobs': m0005,
   '0006_blobs': m0006,
+  '0007_source_lockouts': m0007,
+  '0008_stateless_consents': m0008,
 }
 
 const provider: MigrationProvider = { getMigrations: async () => migrations }

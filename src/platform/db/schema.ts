@@ -99,6 +99,17 @@ export interface OAuthClientsTable {
 }
 
 /** An authorization request between the authorize page's sign-in and its Allow/Deny answer. */
+/** Sandbox only: sign-in failures of one credential from one source address, and that pair's lock. */
+export interface SourceSignInFailuresTable {
+  credential_id: string
+  /** The client's address as the server saw it (request.ip). */
+  source: string
+  failed_attempts: number
+  locked_until: string | null
+  /** When the row stops counting: 15 minutes after the last failure, or the end of the lock. */
+  expires_at: string
+}
+
 export interface OAuthConsentsTable {
   /** SHA-256 of the value the page's forms carry. */
   id_hash: string
@@ -111,9 +122,14 @@ export interface OAuthConsentsTable {
   code_challenge: string
   brand: string
   lob: string
+  /** Null only in rows from before 0008, when a consent was written before the sign-in. */
   customer_id: string | null
   expires_at: string
   created_at: string
+  /** SHA-256 of the signed pending request it was opened from (spent by the sign-in); unique. */
+  request_hash: string | null
+  /** When Allow or Deny answered it; an answered consent is kept until it expires. */
+  answered_at: string | null
 }
 
 export interface OAuthCodesTable {
@@ -197,6 +213,7 @@ export interface Database {
   customers: CustomersTable
   credentials: CredentialsTable
   sessions: SessionsTable
+  source_sign_in_failures: SourceSignInFailuresTable
   accounts: AccountsTable
   exchange_rates: ExchangeRatesTable
   oauth_clients: OAuthClientsTable
