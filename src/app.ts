@@ -58,6 +58,8 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     logController: new MeteringLogController(metrics, { requestIdLogLabel: 'correlationId' }, deadlines.completed),
     childLoggerFactory: (logger, bindings, options) => lazyChildLogger(logger as Logger, bindings, options) as FastifyBaseLogger,
     bodyLimit: config.bodyLimitBytes,
+    // A hop count trusts that many proxies nearest the server (Fastify's types take it as a function).
+    trustProxy: typeof config.trustProxy === 'number' ? trustHops(config.trustProxy) : config.trustProxy,
     requestTimeout: config.requestTimeoutMs,
     keepAliveTimeout: config.keepAliveTimeoutMs,
     http: {
@@ -131,4 +133,8 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     )
   }
   return app
+}
+
+function trustHops(hops: number): (address: string, hop: number) => boolean {
+  return (_address, hop) => hop < hops
 }

@@ -22,6 +22,7 @@ const EnvSchema = Type.Object({
   SANDBOX_STRICT_TOKENS: Type.Enum(['true', 'false'], { default: 'false' }),
   RATE_LIMIT_PER_MINUTE: Type.Integer({ minimum: 1, default: 1000 }),
   BODY_LIMIT_BYTES: Type.Integer({ minimum: 1024, maximum: 10_485_760, default: 65_536 }),
+  TRUST_PROXY: Type.Optional(Type.String({ pattern: '^(true|false|\\d{1,2}|[0-9a-fA-F.:/]+(,[0-9a-fA-F.:/]+)*)$' })),
   LOG_FORMAT: Type.Enum(['auto', 'json', 'pretty'], { default: 'auto' }),
   LOG_LEVEL: Type.Enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], { default: 'info' }),
   PRUNE_INTERVAL_SECONDS: Type.Integer({ minimum: 0, maximum: 86_400, default: 600 }),
@@ -54,6 +55,11 @@ export interface Config {
   readonly rateLimitPerMinute: number
   readonly bodyLimitBytes: number
   readonly logLevel: string
+  /**
+   * Which proxies' X-Forwarded-For to believe for the client's address (request.ip, which the sandbox's per-source
+   * limits count): false (none), true (any), a hop count, or a list of proxy addresses/CIDRs.
+   */
+  readonly trustProxy: boolean | number | string
   /** `auto`: readable lines when stdout is a terminal, JSON otherwise. */
   readonly logFormat: 'auto' | 'json' | 'pretty'
   /** How often each server deletes expired sessions, tokens and codes; 0 leaves it to `finapi prune`. */
@@ -137,6 +143,7 @@ export function loadConfig(env: Env): Config {
     rateLimitPerMinute: e.RATE_LIMIT_PER_MINUTE,
     bodyLimitBytes: e.BODY_LIMIT_BYTES,
     logLevel: e.LOG_LEVEL,
+    trustProxy: parseTrustProxy(e.TRUST_PROXY),
     logFormat: e.LOG_FORMAT,
     pruneIntervalMs: e.PRUNE_INTERVAL_SECONDS * 1000,
     handlerTimeoutMs: e.HANDLER_TIMEOUT_MS,
@@ -151,4 +158,10 @@ export function loadConfig(env: Env): Config {
     outboundTimeoutMs: e.OUTBOUND_TIMEOUT_MS,
   } as Omit<Config, 'secretsKey'>
   return Object.freeze(Object.defineProperty(config, 'secretsKey', { value: secretsKey, enumerable: false }) as Config)
+}
+
+function parseTrustProxy(value: string | undefined): boolean | number | string {
+  if (value === undefined || value === 'false') return false
+  if (value === 'true') return true
+  return /^\d+$/.test(value) ? Number(value) : value
 }

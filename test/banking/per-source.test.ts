@@ -100,3 +100,31 @@ describe('production mode', () => {
     expectStatus(await login(CUSTOMER_1.password, OTHER), 200, 'API-200')
   })
 })
+
+describe('behind a proxy (TRUST_PROXY)', () => {
+  const flood = async (t: TestApp, forwardedFor: string) => {
+    const answers: Response[] = []
+    for (let i = 0; i < LIMIT + 1; i++) answers.push(await t.call('GET', '/v2/probe?v=1', { headers: { 'x-forwarded-for': forwardedFor } }))
+    return answers
+  }
+
+  it("counts each client by the trusted proxy's X-Forwarded-For", async () => {
+    const t = await startTestApp({ features: [probeFeature], env: { RATE_LIMIT_PER_MINUTE: String(LIMIT), TRUST_PROXY: '127.0.0.1' } })
+    try {
+      expectStatus((await flood(t, '203.0.113.7')).at(-1)!, 429, 'API-521')
+      expectStatus(await t.call('GET', '/v2/probe?v=1', { headers: { 'x-forwarded-for': '203.0.113.8' } }), 200, 'API-200')
+    } finally {
+      await t.close()
+    }
+  })
+
+  it('ignores X-Forwarded-For without TRUST_PROXY, so a client cannot pick its own address', async () => {
+    const t = await startTestApp({ features: [probeFeature], env: { RATE_LIMIT_PER_MINUTE: String(LIMIT) } })
+    try {
+      expectStatus((await flood(t, '203.0.113.7')).at(-1)!, 429, 'API-521')
+      expectStatus(await t.call('GET', '/v2/probe?v=1', { headers: { 'x-forwarded-for': '203.0.113.8' } }), 429, 'API-521')
+    } finally {
+      await t.close()
+    }
+  })
+})
