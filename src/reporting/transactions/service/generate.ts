@@ -20,14 +20,23 @@ export async function storeGenerated(db: Pick<Db, 'kysely' | 'dialect'>, options
   const byType: Record<string, number> = {}
   let rows = 0
   const source = generateTransactions(options)
-  for (;;) {
-    const chunk = take(source, ROWS_PER_TRANSACTION)
-    if (chunk.length === 0) break
+  let done = false
+  while (!done) {
+    // One database transaction per ROWS_PER_TRANSACTION rows, pulled from the generator a few statements at a
+    // time, so memory holds one small chunk whatever the total.
     await db.kysely.transaction().execute(async (trx) => {
-      for (let i = 0; i < chunk.length; i += repo.ROWS_PER_STATEMENT * 10) await repo.insertTransactions(trx, db.dialect, chunk.slice(i, i + repo.ROWS_PER_STATEMENT * 10))
+      for (let inTransaction = 0; inTransaction < ROWS_PER_TRANSACTION; ) {
+        const chunk = take(source, repo.ROWS_PER_STATEMENT * 4)
+        if (chunk.length === 0) {
+          done = true
+          return
+        }
+        await repo.insertTransactions(trx, db.dialect, chunk)
+        for (const t of chunk) byType[t.type] = (byType[t.type] ?? 0) + 1
+        inTransaction += chunk.length
+        rows += chunk.length
+      }
     })
-    for (const t of chunk) byType[t.type] = (byType[t.type] ?? 0) + 1
-    rows += chunk.length
     onProgress(rows, total)
   }
   return { rows, byType }
