@@ -1,6 +1,6 @@
 // What a database needs before a server may use it: the schema, and in sandbox mode the shared sandbox key (also
 // registered as a public OAuth client) and the fixed sandbox customers (loaded once, through the same importer
-// operators use).
+// operators use), and each sandbox merchant's generated transactions.
 import { importData } from './banking/importer.js'
 import { SANDBOX_CUSTOMER_1_ID, sandboxDataset } from './banking/sandbox-data.js'
 import { createIdentityImport } from './identity/import.js'
@@ -9,6 +9,7 @@ import type { Config } from './config.js'
 import type { Clock } from './platform/clock.js'
 import type { Db } from './platform/db/database.js'
 import { migrateToLatest } from './platform/db/migrate.js'
+import { ensureSandboxTransactions } from './reporting/transactions/service/generate.js'
 import type { Services } from './services.js'
 
 /** Returns the migrations it applied, in order (none when the database was up to date). */
@@ -26,6 +27,8 @@ export async function prepareDatabase(config: Config, infrastructure: { db: Db; 
         if (!(await customerExists(db, SANDBOX_CUSTOMER_1_ID))) throw err
       }
     }
+    // Every sandbox merchant's reports have 90 days of transactions ending today (on the injected clock), once.
+    await ensureSandboxTransactions(db, clock)
   }
   return applied
 }

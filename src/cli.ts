@@ -13,6 +13,9 @@ import { createLogger } from './platform/logger.js'
 import { ClientRegistrationError } from './oauth/clients-service.js'
 import { serve } from './server.js'
 import { createServices, type Services } from './services.js'
+import { TRANSACTIONS_USAGE, TransactionUsageError, runTransactionsCommand } from './reporting/transactions/cli.js'
+import { createTransactionService } from './reporting/transactions/service/index.js'
+import { TransactionImportError } from './reporting/transactions/service/import.js'
 
 const USAGE = `Usage: finapi <command>
 
@@ -34,7 +37,7 @@ const USAGE = `Usage: finapi <command>
                               every PRUNE_INTERVAL_SECONDS)
   import <file.json>          load customers, credentials, accounts and exchange rates, all or nothing
   import --schema             print the JSON Schema of the import file
-`
+${TRANSACTIONS_USAGE}`
 
 class UsageError extends Error {}
 
@@ -228,6 +231,8 @@ async function main(argv: string[]): Promise<void> {
       return prune(config)
     case 'import':
       return importFile(config, rest)
+    case 'transactions':
+      return runTransactionsCommand(rest, (fn) => withServices(config, (_services, db) => fn(createTransactionService({ db, clock: systemClock }))), systemClock.now())
     default:
       throw new UsageError(`unknown command: ${command}`)
   }
@@ -236,6 +241,10 @@ async function main(argv: string[]): Promise<void> {
 main(process.argv.slice(2)).catch((err: unknown) => {
   if (err instanceof ImportError) {
     process.stderr.write(`finapi: import rejected, nothing was loaded: ${err.message}\n`)
+  } else if (err instanceof TransactionImportError) {
+    process.stderr.write(`finapi: transactions import rejected at ${err.message}\n`)
+  } else if (err instanceof TransactionUsageError) {
+    process.stderr.write(`finapi: ${err.message}\n\n${USAGE}`)
   } else if (err instanceof ConfigError || err instanceof UsageError) {
     process.stderr.write(`finapi: ${err.message}\n`)
     if (err instanceof UsageError) process.stderr.write(`\n${USAGE}`)

@@ -207,6 +207,36 @@ export interface BlobChunksTable {
   data: Buffer
 }
 
+/** One transaction of a merchant (see src/reporting/transactions/ and migration 0009). */
+export interface TransactionsTable {
+  /** The merchant id, e.g. `testrest`. */
+  organization_id: string
+  request_id: string
+  type: string
+  request_time: string
+  submission_time: string | null
+  /** `YYYY-MM-DD`. */
+  funding_date: string | null
+  payment_subtype: string | null
+  currency: string
+  /** Exact decimal text, e.g. `"19.99"`; never a float. */
+  amount: string
+  settlement_currency: string | null
+  settlement_amount: string | null
+  batch_id: string | null
+  decision: string | null
+  /** JSON text: group → field → value, every catalog field not held in a column above. */
+  fields: string
+}
+
+export interface TransactionSandboxLoadsTable {
+  organization_id: string
+  seed: string
+  end_date: string
+  rows: number
+  created_at: string
+}
+
 export interface Database {
   applications: ApplicationsTable
   settings: SettingsTable
@@ -224,6 +254,8 @@ export interface Database {
   jobs: JobsTable
   blobs: BlobsTable
   blob_chunks: BlobChunksTable
+  transactions: TransactionsTable
+  transaction_sandbox_loads: TransactionSandboxLoadsTable
 }
 
 export type ApplicationRow = Selectable<ApplicationsTable>

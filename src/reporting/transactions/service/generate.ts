@@ -1,0 +1,93 @@
+// Stores generated transactions (`finapi transactions generate`, the benchmark) and gives each sandbox merchant
+// its 90 days once. Rows go in as prepared multi-row inserts, `ROWS_PER_TRANSACTION` to a transaction, so a
+// million rows never sit in memory and no transaction grows without bound.
+import type { Clock } from '../../../platform/clock.js'
+import type { Db, Executor } from '../../../platform/db/database.js'
+import type { Transaction } from '../catalog.js'
+import { generateTransactions, type GenerateOptions } from '../generator.js'
+import * as repo from '../repository.js'
+
+export const ROWS_PER_TRANSACTION = 50_000
+
+export interface GenerateResult {
+  rows: number
+  byType: Record<string, number>
+}
+
+/** Generates and stores; rows already committed stay if a later transaction fails (the error says how many). */
+export async function storeGenerated(db: Pick<Db, 'kysely' | 'dialect'>, options: GenerateOptions, onProgress: (rows: number, total: number) => void = () => {}): Promise<GenerateResult> {
+  const total = options.days * options.perDay
+  const byType: Record<string, number> = {}
+  let rows = 0
+  const source = generateTransactions(options)
+  let done = false
+  while (!done) {
+    // One database transaction per ROWS_PER_TRANSACTION rows, pulled from the generator a few statements at a
+    // time, so memory holds one small chunk whatever the total.
+    await db.kysely.transaction().execute(async (trx) => {
+      for (let inTransaction = 0; inTransaction < ROWS_PER_TRANSACTION; ) {
+        const chunk = take(source, repo.ROWS_PER_STATEMENT * 4)
+        if (chunk.length === 0) {
+          done = true
+          return
+        }
+        await repo.insertTransactions(trx, db.dialect, chunk)
+        for (const t of chunk) byType[t.type] = (byType[t.type] ?? 0) + 1
+        inTransaction += chunk.length
+        rows += chunk.length
+      }
+    })
+    onProgress(rows, total)
+  }
+  return { rows, byType }
+}
+
+function take(source: Iterator<Transaction>, n: number): Transaction[] {
+  const out: Transaction[] = []
+  while (out.length < n) {
+    const next = source.next()
+    if (next.done) break
+    out.push(next.value)
+  }
+  return out
+}
+
+/** The sandbox merchants (organization ids) whose reports have data from the first start. */
+export const SANDBOX_MERCHANTS = ['testrest', 'testrest_two', 'othermerchant'] as const
+export const SANDBOX_DAYS = 90
+export const SANDBOX_PER_DAY = 50
+
+/**
+ * Gives each sandbox merchant SANDBOX_DAYS days of generated transactions ending on the clock's date, once. Each
+ * merchant's rows are written in one transaction that first claims the merchant's row in
+ * transaction_sandbox_loads: a second process starting at the same time waits for that row and then finds it
+ * taken, so the data is never generated twice (even when the two processes' dates differ). Returns the merchants
+ * it generated for.
+ */
+export async function ensureSandboxTransactions(db: Pick<Db, 'kysely' | 'dialect'>, clock: Clock, perDay = SANDBOX_PER_DAY): Promise<string[]> {
+  const end = clock.now().toISOString().slice(0, 10)
+  const generated: string[] = []
+  for (const organizationId of SANDBOX_MERCHANTS) {
+    if (await repo.hasSandboxLoad(db.kysely, organizationId)) continue
+    const options: GenerateOptions = { organizationId, days: SANDBOX_DAYS, perDay, seed: `sandbox:${organizationId}`, end }
+    const created = await inOneTransaction(db, organizationId, async (trx) => {
+      const claimed = await repo.claimSandboxLoad(trx, { organizationId, seed: options.seed, endDate: end, rows: options.days * perDay, createdAt: clock.now().toISOString() })
+      if (!claimed) return false
+      const rows = [...generateTransactions(options)]
+      await repo.insertTransactions(trx, db.dialect, rows)
+      return true
+    })
+    if (created) generated.push(organizationId)
+  }
+  return generated
+}
+
+/** A SQLite process that waited past its busy timeout fails; if the other process finished meanwhile, that is fine. */
+async function inOneTransaction(db: Pick<Db, 'kysely'>, organizationId: string, fn: (trx: Executor) => Promise<boolean>): Promise<boolean> {
+  try {
+    return await db.kysely.transaction().execute(fn)
+  } catch (err) {
+    if (await repo.hasSandboxLoad(db.kysely, organizationId)) return false
+    throw err
+  }
+}
