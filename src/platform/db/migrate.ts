@@ -8,6 +8,7 @@ import * as m0003 from '../../migrations/0003_oauth.js'
 import * as m0004 from '../../migrations/0004_housekeeping.js'
 import * as m0005 from '../../migrations/0005_jobs.js'
 import * as m0006 from '../../migrations/0006_blobs.js'
+import * as m0008 from '../../migrations/0008_organizations.js'
 
 const migrations: Record<string, Migration> = {
   '0001_foundation': m0001,
@@ -16,6 +17,7 @@ const migrations: Record<string, Migration> = {
   '0004_housekeeping': m0004,
   '0005_jobs': m0005,
   '0006_blobs': m0006,
+  '0008_organizations': m0008,
 }
 
 const provider: MigrationProvider = { getMigrations: async () => migrations }
