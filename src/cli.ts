@@ -45,7 +45,7 @@ async function withServices<T>(config: Config, fn: (services: Services, db: Db, 
   const infrastructure = { db, clock: systemClock, logger: createLogger('warn', process.stderr) }
   try {
     const services = createServices(config, infrastructure)
-    const applied = await prepareDatabase(config, infrastructure, services)
+    const applied = await prepareDatabase(config, infrastructure, services, { operator: true })
     return await fn(services, db, applied)
   } finally {
     await db.close()
