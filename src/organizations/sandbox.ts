@@ -23,8 +23,11 @@ export async function ensureSandboxOrganizations(deps: { organizations: Pick<Org
   for (const key of SANDBOX_REPORTING_KEYS) await deps.reportingKeys.ensure(key)
 }
 
-/** The ids of sandbox keys active in this database: in production there must be none. */
-export async function activeSandboxKeys(reportingKeys: Pick<ReportingKeyService, 'signingKey'>): Promise<string[]> {
-  const found = await Promise.all(SANDBOX_REPORTING_KEYS.map(async (k) => ((await reportingKeys.signingKey(k.id)) ? [k.id] : [])))
-  return found.flat()
+/**
+ * The ids of sandbox keys active in this database: in production there must be none. Read from the rows, not by
+ * unsealing, since a production SECRETS_KEY cannot open what a sandbox start sealed.
+ */
+export async function activeSandboxKeys(reportingKeys: Pick<ReportingKeyService, 'list'>): Promise<string[]> {
+  const sandboxIds = new Set<string>(SANDBOX_REPORTING_KEYS.map((k) => k.id))
+  return (await reportingKeys.list()).filter((k) => k.status === 'active' && sandboxIds.has(k.id)).map((k) => k.id)
 }

@@ -79,7 +79,7 @@ export function createOrganizationService(deps: { db: Pick<Db, 'kysely'>; clock:
       if (parents.length >= MAX_DEPTH) invalidField('parent', `the tree is at most ${MAX_DEPTH} deep`)
       parentType = parents[0]!.type
     }
-    if (!PARENT_TYPES[input.type].includes(parentType)) invalidField('parent', `a ${input.type} cannot be placed ${parentType ? `under a ${parentType}` : 'at the top'}`)
+    if (!PARENT_TYPES[input.type].includes(parentType)) invalidField('parent', `${input.type === 'account' ? 'an' : 'a'} ${input.type} cannot be placed ${parentType ? `under a ${parentType}` : 'at the top'}`)
     return { id: input.id, type: input.type, parent_id: input.parentId ?? null, name: input.name ?? input.id, created_at: clock.now().toISOString() }
   }
 
