@@ -1,6 +1,7 @@
 // What a database needs before a server may use it: the schema, and in sandbox mode the shared sandbox key (also
-// registered as a public OAuth client) and the fixed sandbox customers (loaded once, through the same importer
-// operators use), and each sandbox merchant's generated transactions.
+// registered as a public OAuth client), the fixed sandbox customers (loaded once, through the same importer
+// operators use), organizations and reporting keys, and each sandbox merchant's generated transactions. In
+// production, no sandbox reporting key may be active.
 import { importData } from './banking/importer.js'
 import { SANDBOX_CUSTOMER_1_ID, sandboxDataset } from './banking/sandbox-data.js'
 import { createIdentityImport } from './identity/import.js'
@@ -10,15 +11,25 @@ import type { Clock } from './platform/clock.js'
 import type { Db } from './platform/db/database.js'
 import { migrateToLatest } from './platform/db/migrate.js'
 import { ensureSandboxTransactions } from './reporting/transactions/service/generate.js'
+import { activeSandboxKeys, ensureSandboxOrganizations } from './organizations/sandbox.js'
 import type { Services } from './services.js'
 
-/** Returns the migrations it applied, in order (none when the database was up to date). */
-export async function prepareDatabase(config: Config, infrastructure: { db: Db; clock: Clock }, services: Pick<Services, 'applications' | 'oauth'>): Promise<string[]> {
+/**
+ * Returns the migrations it applied, in order (none when the database was up to date). `operator` is the CLI, which
+ * must still run in production with a sandbox key active: it is how that key gets revoked.
+ */
+export async function prepareDatabase(
+  config: Config,
+  infrastructure: { db: Db; clock: Clock },
+  services: Pick<Services, 'applications' | 'oauth' | 'organizations' | 'reportingKeys'>,
+  options: { operator?: boolean } = {},
+): Promise<string[]> {
   const { db, clock } = infrastructure
   const applied = await migrateToLatest(db)
   if (config.mode === 'sandbox' && config.sandboxApiKey) {
     await services.applications.ensureSandboxKey(config.sandboxApiKey)
     await services.oauth.clients.ensureSandboxClient()
+    await ensureSandboxOrganizations(services)
     if (!(await customerExists(db, SANDBOX_CUSTOMER_1_ID))) {
       try {
         await importData({ db, clock, identity: createIdentityImport(config.secretsKey) }, sandboxDataset())
@@ -29,6 +40,12 @@ export async function prepareDatabase(config: Config, infrastructure: { db: Db; 
     }
     // Every sandbox merchant's reports have 90 days of transactions ending today (on the injected clock), once.
     await ensureSandboxTransactions(db, clock)
+  }
+  if (config.mode === 'production' && !options.operator) {
+    // The sandbox keys' secrets are public: a production database that holds one (say, one first run in sandbox
+    // mode) would let anyone sign for its organization.
+    const exposed = await activeSandboxKeys(services.reportingKeys)
+    if (exposed.length > 0) throw new Error(`refusing to start in production: the public sandbox reporting keys ${exposed.join(', ')} are active; revoke them with finapi keys revoke <id>`)
   }
   return applied
 }

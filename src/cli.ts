@@ -1,5 +1,5 @@
-// The `finapi` command: serve, migrate, application keys, OAuth clients, credentials, the maintenance switch,
-// pruning and import.
+// The `finapi` command: serve, migrate, application and reporting keys, organizations, OAuth clients, credentials,
+// the maintenance switch, pruning and import.
 import { parseArgs } from 'node:util'
 import { readFile } from 'node:fs/promises'
 import { ImportFile } from './banking/import-schema.js'
@@ -11,6 +11,8 @@ import { systemClock } from './platform/clock.js'
 import { openDatabase, type Db } from './platform/db/database.js'
 import { createLogger } from './platform/logger.js'
 import { ClientRegistrationError } from './oauth/clients-service.js'
+import type { OrganizationType } from './organizations/service.js'
+import { DomainError } from './platform/errors.js'
 import { serve } from './server.js'
 import { createServices, type Services } from './services.js'
 import { TRANSACTIONS_USAGE, TransactionUsageError, runTransactionsCommand } from './reporting/transactions/cli.js'
@@ -22,8 +24,13 @@ const USAGE = `Usage: finapi <command>
   serve                       start the HTTP server (MODE, HOST, PORT, DATABASE_URL, ... from the environment)
   migrate                     apply database migrations and exit
   keys create --name <name>   create an application key (printed once; only its hash is stored)
-  keys list                   list application keys
-  keys revoke <id>            revoke an application key
+  keys create --org <id>      create a reporting key (HTTP Signature) for an organization: prints its key id
+                              and shared secret once (the secret is stored encrypted under SECRETS_KEY)
+  keys list                   list application keys and reporting keys (never a secret)
+  keys revoke <id>            revoke an application key or a reporting key
+  orgs create --id <id> --type reseller|account|merchant [--parent <id>] [--name <name>]
+                              create an organization (the id is the merchant id clients send)
+  orgs list                   list organizations
   clients create --name <name> --scope <scope>... [--redirect-uri <uri>...] [--public] [--application <id>]
                               register an OAuth client (scopes: accounts, reporting); prints its client_id and,
                               unless --public, its secret (once; only its hash is stored). With --application the
@@ -48,7 +55,7 @@ async function withServices<T>(config: Config, fn: (services: Services, db: Db, 
   const infrastructure = { db, clock: systemClock, logger: createLogger('warn', process.stderr) }
   try {
     const services = createServices(config, infrastructure)
-    const applied = await prepareDatabase(config, infrastructure, services)
+    const applied = await prepareDatabase(config, infrastructure, services, { operator: true })
     return await fn(services, db, applied)
   } finally {
     await db.close()
@@ -56,25 +63,74 @@ async function withServices<T>(config: Config, fn: (services: Services, db: Db, 
 }
 
 async function keys(config: Config, args: string[]): Promise<void> {
-  const { values, positionals } = parseArgs({ args, options: { name: { type: 'string' } }, allowPositionals: true })
+  const { values, positionals } = parseOrUsage(args, { name: { type: 'string' }, org: { type: 'string' } })
   const [action, id] = positionals
-  await withServices(config, async ({ applications: service }) => {
+  await withServices(config, async ({ applications: service, reportingKeys }) => {
     if (action === 'create') {
-      if (!values.name) throw new UsageError('keys create needs --name <name>')
+      if (values.org) {
+        const { key, secret } = await domainOrUsage(() => reportingKeys.create(values.org!))
+        process.stdout.write(`Created reporting key for organization ${key.organizationId}.\n`)
+        process.stdout.write(`Key id: ${key.id}\n`)
+        process.stdout.write(`Shared secret (shown once, store it now): ${secret}\n`)
+        return
+      }
+      if (!values.name) throw new UsageError('keys create needs --name <name> (application key) or --org <id> (reporting key)')
       const { application, key } = await service.create(values.name)
       process.stdout.write(`Created application ${application.id} (${application.name}).\n`)
       process.stdout.write(`Key (shown once, store it now): ${key}\n`)
     } else if (action === 'list') {
       const rows = await service.list()
       process.stdout.write(['id\tname\tkey prefix\tstatus\tcreated', ...rows.map((a) => `${a.id}\t${a.name}\t${a.keyPrefix}…\t${a.status}\t${a.createdAt}`)].join('\n') + '\n')
+      const reporting = await reportingKeys.list()
+      if (reporting.length > 0) {
+        process.stdout.write(['', 'reporting key id\torganization\tstatus\tcreated', ...reporting.map((k) => `${k.id}\t${k.organizationId}\t${k.status}\t${k.createdAt}`)].join('\n') + '\n')
+      }
     } else if (action === 'revoke') {
-      if (!id) throw new UsageError('keys revoke needs an application id (see keys list)')
-      if (!(await service.revoke(id))) throw new UsageError(`no active application with id ${id}`)
-      process.stdout.write(`Revoked application ${id}.\n`)
+      if (!id) throw new UsageError('keys revoke needs a key id (see keys list)')
+      if (await service.revoke(id)) process.stdout.write(`Revoked application ${id}.\n`)
+      else if (await reportingKeys.revoke(id)) process.stdout.write(`Revoked reporting key ${id}.\n`)
+      else throw new UsageError(`no active application with id ${id}, and no active reporting key with that id`)
     } else {
       throw new UsageError(`unknown keys action: ${action ?? '(none)'}`)
     }
   })
+}
+
+async function orgs(config: Config, args: string[]): Promise<void> {
+  const { values, positionals } = parseOrUsage(args, { id: { type: 'string' }, type: { type: 'string' }, parent: { type: 'string' }, name: { type: 'string' } })
+  const [action] = positionals
+  await withServices(config, async ({ organizations }) => {
+    if (action === 'create') {
+      if (!values.id || !values.type) throw new UsageError('orgs create needs --id <id> and --type reseller|account|merchant')
+      const org = await domainOrUsage(() => organizations.create({ id: values.id!, type: values.type as OrganizationType, parentId: values.parent, name: values.name }))
+      process.stdout.write(`Created ${org.type} ${org.id}${org.parentId ? ` under ${org.parentId}` : ''} (${org.name}).\n`)
+    } else if (action === 'list') {
+      const rows = await organizations.list()
+      process.stdout.write(['id\ttype\tparent\tname\tcreated', ...rows.map((o) => `${o.id}\t${o.type}\t${o.parentId ?? '-'}\t${o.name}\t${o.createdAt}`)].join('\n') + '\n')
+    } else {
+      throw new UsageError(`unknown orgs action: ${action ?? '(none)'}`)
+    }
+  })
+}
+
+type Options = NonNullable<Parameters<typeof parseArgs>[0]>['options']
+
+function parseOrUsage<O extends Options>(args: string[], options: O) {
+  try {
+    return parseArgs({ args, options, allowPositionals: true })
+  } catch (err) {
+    throw new UsageError((err as Error).message)
+  }
+}
+
+/** A service's refusal (a bad id, an unknown parent, a taken id) as a usage error naming what was wrong. */
+async function domainOrUsage<T>(fn: () => Promise<T>): Promise<T> {
+  try {
+    return await fn()
+  } catch (err) {
+    if (err instanceof DomainError) throw new UsageError(err.details.map((d) => (d.field ? `${d.field}: ${d.reason}` : d.reason)).join('; ') || err.kind)
+    throw err
+  }
 }
 
 async function clients(config: Config, args: string[]): Promise<void> {
@@ -221,6 +277,8 @@ async function main(argv: string[]): Promise<void> {
       })
     case 'keys':
       return keys(config, rest)
+    case 'orgs':
+      return orgs(config, rest)
     case 'clients':
       return clients(config, rest)
     case 'credentials':

@@ -4,6 +4,7 @@
 import { randomUUID } from 'node:crypto'
 import { hostname } from 'node:os'
 import type { Logger } from 'pino'
+import { createReportingKeyService, type ReportingKeyService } from './applications/reporting-keys.js'
 import { createApplicationService, type ApplicationService } from './applications/service.js'
 import { bankingFeature, type BankingServices, type V2Routes } from './banking/feature.js'
 import type { Config } from './config.js'
@@ -11,6 +12,7 @@ import { identityFeature } from './identity/feature.js'
 import type { IdentityService } from './identity/service.js'
 import type { AccessTokenResolver } from './identity/types.js'
 import { oauthFeature, type OAuthServices } from './oauth/feature.js'
+import { createOrganizationService, type OrganizationService } from './organizations/service.js'
 import type { Clock } from './platform/clock.js'
 import type { Db } from './platform/db/database.js'
 import type { Feature } from './platform/feature.js'
@@ -18,6 +20,7 @@ import type { JobHandler } from './platform/jobs/types.js'
 import { createHousekeeping, type Housekeeping } from './platform/housekeeping.js'
 import { createJobs, pruneDoneJobs, type Jobs } from './platform/jobs/service.js'
 import { createMaintenanceSwitch, type MaintenanceSwitch } from './platform/maintenance.js'
+import { reportingFeature, type ReportingRoutes, type ReportingServices } from './reporting/feature.js'
 
 export interface Infrastructure {
   db: Db
@@ -32,6 +35,11 @@ export interface Services {
   identity: IdentityService
   banking: BankingServices
   oauth: OAuthServices
+  /** Resellers → accounts → merchants; "may X act for Y". */
+  organizations: OrganizationService
+  /** HTTP Signature keys of organizations, secrets sealed. */
+  reportingKeys: ReportingKeyService
+  reporting: ReportingServices
   housekeeping: Housekeeping
   /** The one job runner: every feature's job kinds are registered with it; the server polls it. */
   jobs: Jobs
@@ -42,6 +50,8 @@ export interface Services {
 export interface ServiceOptions {
   /** Mounted under /v2 behind the banking gateway after the banking routes; the tests' probe routes. */
   extraV2Routes?: readonly V2Routes[]
+  /** Mounted under /reporting/v3 behind the reporting gateway after the reporting routes; the tests' probe routes. */
+  extraReportingRoutes?: readonly ReportingRoutes[]
   /** Mounted after the built-in features; the tests mount probe API families this way. */
   extraFeatures?: readonly Feature[]
 }
@@ -68,7 +78,10 @@ export function createServices(config: Config, infrastructure: Infrastructure, o
     settings: { lenientTokens: config.mode === 'sandbox' && !config.sandboxStrictTokens, rateLimitPerMinute: config.rateLimitPerMinute, throttlePerSource: config.mode === 'sandbox' },
     extraRoutes: options.extraV2Routes,
   })
-  const features: Feature[] = [identity, banking, oauth, ...(options.extraFeatures ?? [])]
+  const organizations = createOrganizationService({ db, clock })
+  const reportingKeys = createReportingKeyService({ db, clock, secretsKey: config.secretsKey, organizations })
+  const reporting = reportingFeature({ clock, keys: reportingKeys, organizations, extraRoutes: options.extraReportingRoutes })
+  const features: Feature[] = [identity, banking, oauth, reporting, ...(options.extraFeatures ?? [])]
 
   for (const feature of features) for (const job of feature.jobs ?? []) jobs.register(job.kind, job.handler as JobHandler, job.options)
 
@@ -81,5 +94,17 @@ export function createServices(config: Config, infrastructure: Infrastructure, o
     onError: (err) => logger.warn({ err }, 'housekeeping failed'),
   })
 
-  return { applications, maintenance, identity: identity.services, banking: banking.services, oauth: oauth.services, housekeeping, jobs, features }
+  return {
+    applications,
+    maintenance,
+    identity: identity.services,
+    banking: banking.services,
+    oauth: oauth.services,
+    organizations,
+    reportingKeys,
+    reporting: reporting.services,
+    housekeeping,
+    jobs,
+    features,
+  }
 }

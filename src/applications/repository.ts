@@ -1,6 +1,8 @@
 // SQL for application keys. Takes the database handle or a transaction; the service owns the boundary.
 import type { Executor } from '../platform/db/database.js'
-import type { ApplicationRow, NewApplicationRow } from '../platform/db/schema.js'
+import type { ApplicationRow, NewApplicationRow, ReportingKeysTable } from '../platform/db/schema.js'
+
+export type ReportingKeyRow = ReportingKeysTable
 
 export type ApplicationRowLike = Pick<ApplicationRow, 'id' | 'name' | 'key_prefix' | 'status' | 'created_at' | 'revoked_at'>
 
@@ -41,5 +43,35 @@ export async function revoke(db: Executor, id: string, at: string): Promise<numb
     .where('id', '=', id)
     .where('status', '=', 'active')
     .executeTakeFirst()
+  return Number(result.numUpdatedRows)
+}
+
+// ---- Reporting keys (HTTP Signature key ids and their sealed shared secrets) -----------------------------------
+
+export function findReportingKey(db: Executor, id: string): Promise<ReportingKeyRow | undefined> {
+  return db.selectFrom('reporting_keys').selectAll().where('id', '=', id).executeTakeFirst()
+}
+
+export async function insertReportingKey(db: Executor, row: ReportingKeyRow): Promise<void> {
+  await db.insertInto('reporting_keys').values(row).execute()
+}
+
+/** Inserts or replaces the key with this id (the sandbox keys, whose values are constants). */
+export async function upsertReportingKey(db: Executor, row: ReportingKeyRow): Promise<void> {
+  await db
+    .insertInto('reporting_keys')
+    .values(row)
+    .onConflict((oc) => oc.column('id').doUpdateSet({ organization_id: row.organization_id, secret_sealed: row.secret_sealed, status: 'active', revoked_at: null }))
+    .execute()
+}
+
+/** Every reporting key, without its sealed secret. */
+export function listReportingKeys(db: Executor): Promise<Omit<ReportingKeyRow, 'secret_sealed'>[]> {
+  return db.selectFrom('reporting_keys').select(['id', 'organization_id', 'status', 'created_at', 'revoked_at']).orderBy('created_at').orderBy('id').execute()
+}
+
+/** Returns the number of rows changed: 0 when the id is unknown or already revoked. */
+export async function revokeReportingKey(db: Executor, id: string, at: string): Promise<number> {
+  const result = await db.updateTable('reporting_keys').set({ status: 'revoked', revoked_at: at }).where('id', '=', id).where('status', '=', 'active').executeTakeFirst()
   return Number(result.numUpdatedRows)
 }

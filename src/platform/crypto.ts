@@ -1,6 +1,6 @@
 // Building blocks for secrets: SHA-256 for machine-generated ones, scrypt for human-chosen ones, and keys derived
 // from the server's SECRETS_KEY for keyed hashes (and, later, encryption).
-import { createHmac, hash, hkdfSync, randomBytes, scrypt, timingSafeEqual } from 'node:crypto'
+import { createCipheriv, createDecipheriv, createHmac, hash, hkdfSync, randomBytes, scrypt, timingSafeEqual } from 'node:crypto'
 
 /** A URL-safe random secret with `bytes` bytes of entropy. */
 export function randomSecret(bytes = 32): string {
@@ -30,6 +30,37 @@ export function deriveKey(secretsKey: string, purpose: string, bytes = 32): Buff
 /** HMAC-SHA256 of `value` under `key`: a lookup hash nobody without the key can compute from guessed values. */
 export function hmacSha256Hex(key: Buffer, value: string): string {
   return createHmac('sha256', key).update(value, 'utf8').digest('hex')
+}
+
+// ---- Secrets that must be read back (shared HMAC secrets): sealed with AES-256-GCM ----------------------------
+
+const SEAL_VERSION = 'v1'
+
+/**
+ * Encrypts `plaintext` under a 32-byte key with AES-256-GCM and a random 96-bit nonce. `context` (such as the row's
+ * id) is authenticated but not stored, so a sealed value copied onto another row does not open there.
+ * Returns `v1.<nonce>.<ciphertext>.<tag>` (base64url parts).
+ */
+export function seal(key: Buffer, plaintext: string, context: string): string {
+  const nonce = randomBytes(12)
+  const cipher = createCipheriv('aes-256-gcm', key, nonce)
+  cipher.setAAD(Buffer.from(context, 'utf8'))
+  const ciphertext = Buffer.concat([cipher.update(plaintext, 'utf8'), cipher.final()])
+  return [SEAL_VERSION, nonce.toString('base64url'), ciphertext.toString('base64url'), cipher.getAuthTag().toString('base64url')].join('.')
+}
+
+/** Opens what seal() made under the same key and context; undefined when anything was changed or does not match. */
+export function unseal(key: Buffer, sealed: string, context: string): string | undefined {
+  const [version, nonce, ciphertext, tag, ...rest] = sealed.split('.')
+  if (version !== SEAL_VERSION || nonce === undefined || ciphertext === undefined || tag === undefined || rest.length > 0) return undefined
+  try {
+    const decipher = createDecipheriv('aes-256-gcm', key, Buffer.from(nonce, 'base64url'), { authTagLength: 16 })
+    decipher.setAAD(Buffer.from(context, 'utf8'))
+    decipher.setAuthTag(Buffer.from(tag, 'base64url'))
+    return Buffer.concat([decipher.update(Buffer.from(ciphertext, 'base64url')), decipher.final()]).toString('utf8')
+  } catch {
+    return undefined
+  }
 }
 
 // ---- Human-chosen secrets (passwords, passcodes): scrypt, salted, compared in constant time. ----------------

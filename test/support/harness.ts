@@ -6,6 +6,7 @@ import type { V2Routes } from '../../src/banking/feature.js'
 import { prepareDatabase } from '../../src/bootstrap.js'
 import { createServices } from '../../src/services.js'
 import type { Feature } from '../../src/platform/feature.js'
+import type { ReportingRoutes } from '../../src/reporting/feature.js'
 import { DEFAULT_SANDBOX_API_KEY, loadConfig, type Config } from '../../src/config.js'
 import { openDatabase, type Db } from '../../src/platform/db/database.js'
 import { createLogger } from '../../src/platform/logger.js'
@@ -60,6 +61,8 @@ export interface TestAppOptions {
   features?: V2Routes[]
   /** Whole features (their own prefix and error family), mounted after the built-in ones. */
   extraFeatures?: Feature[]
+  /** Probe routes mounted inside the /reporting/v3 scope, behind the reporting gateway. */
+  reportingRoutes?: ReportingRoutes[]
 }
 
 export async function startTestApp(options: TestAppOptions = {}): Promise<TestApp> {
@@ -75,7 +78,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
   })
   const db = openDatabase(config.databaseUrl)
   const infrastructure = { db, clock, logger: createLogger(config.logLevel, sink) }
-  const services = createServices(config, infrastructure, { extraV2Routes: options.features, extraFeatures: options.extraFeatures })
+  const services = createServices(config, infrastructure, { extraV2Routes: options.features, extraFeatures: options.extraFeatures, extraReportingRoutes: options.reportingRoutes })
   await prepareDatabase(config, infrastructure, services)
   const app = await buildApp({ config, ...infrastructure, services })
   await app.listen({ host: '127.0.0.1', port: 0 })

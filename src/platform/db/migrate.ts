@@ -11,6 +11,7 @@ import * as m0006 from '../../migrations/0006_blobs.js'
 import * as m0007 from '../../migrations/0007_source_lockouts.js'
 import * as m0008 from '../../migrations/0008_stateless_consents.js'
 import * as m0009 from '../../migrations/0009_transactions.js'
+import * as m0010 from '../../migrations/0010_organizations.js'
 
 const migrations: Record<string, Migration> = {
   '0001_foundation': m0001,
@@ -22,6 +23,7 @@ const migrations: Record<string, Migration> = {
   '0007_source_lockouts': m0007,
   '0008_stateless_consents': m0008,
   '0009_transactions': m0009,
+  '0010_organizations': m0010,
 }
 
 const provider: MigrationProvider = { getMigrations: async () => migrations }

@@ -237,6 +237,28 @@ export interface TransactionSandboxLoadsTable {
   created_at: string
 }
 
+export type OrganizationType = 'reseller' | 'account' | 'merchant'
+
+/** A reseller, account or merchant; the id is the merchant id clients send (`v-c-merchant-id`, `organizationId`). */
+export interface OrganizationsTable {
+  id: string
+  type: OrganizationType
+  parent_id: string | null
+  name: string
+  created_at: string
+}
+
+/** A reporting key: the key id clients send as `keyid`, and its shared secret sealed under SECRETS_KEY. */
+export interface ReportingKeysTable {
+  id: string
+  organization_id: string
+  /** AES-256-GCM sealed base64 secret; never selected into a response or a log line. */
+  secret_sealed: string
+  status: 'active' | 'revoked'
+  created_at: string
+  revoked_at: string | null
+}
+
 export interface Database {
   applications: ApplicationsTable
   settings: SettingsTable
@@ -256,6 +278,8 @@ export interface Database {
   blob_chunks: BlobChunksTable
   transactions: TransactionsTable
   transaction_sandbox_loads: TransactionSandboxLoadsTable
+  organizations: OrganizationsTable
+  reporting_keys: ReportingKeysTable
 }
 
 export type ApplicationRow = Selectable<ApplicationsTable>

@@ -1,0 +1,36 @@
+import { describe, expect, it } from 'vitest'
+import { deriveKey, seal, unseal } from './crypto.js'
+
+const key = deriveKey('a-test-secrets-key-of-enough-length', 'finapi/test/seal/v1')
+
+describe('seal / unseal (AES-256-GCM)', () => {
+  it('opens what it sealed, under the same key and context, and never stores the plaintext', () => {
+    const sealed = seal(key, 'yBJxy6LjM2TmcPGu+GaJrHtkke25fPpUX+UY6/L/1tE=', 'key-1')
+    expect(sealed).toMatch(/^v1\.[\w-]+\.[\w-]+\.[\w-]+$/)
+    expect(sealed).not.toContain('yBJxy6')
+    expect(unseal(key, sealed, 'key-1')).toBe('yBJxy6LjM2TmcPGu+GaJrHtkke25fPpUX+UY6/L/1tE=')
+  })
+
+  it('uses a fresh nonce each time', () => {
+    expect(seal(key, 'same', 'c')).not.toBe(seal(key, 'same', 'c'))
+  })
+
+  it('refuses a tampered ciphertext, nonce or tag', () => {
+    const sealed = seal(key, 'secret value', 'key-1')
+    const parts = sealed.split('.')
+    for (const i of [1, 2, 3]) {
+      const bytes = Buffer.from(parts[i]!, 'base64url')
+      bytes[0] = bytes[0]! ^ 1
+      const tampered = parts.map((p, j) => (j === i ? bytes.toString('base64url') : p)).join('.')
+      expect(unseal(key, tampered, 'key-1'), `part ${i}`).toBeUndefined()
+    }
+  })
+
+  it('refuses another key, another context, and malformed input', () => {
+    const sealed = seal(key, 'secret value', 'key-1')
+    expect(unseal(deriveKey('a-test-secrets-key-of-enough-length', 'finapi/test/other/v1'), sealed, 'key-1')).toBeUndefined()
+    expect(unseal(key, sealed, 'key-2')).toBeUndefined()
+    expect(unseal(key, 'v2' + sealed.slice(2), 'key-1')).toBeUndefined()
+    expect(unseal(key, 'garbage', 'key-1')).toBeUndefined()
+  })
+})

@@ -1,0 +1,143 @@
+// HTTP Signature as the real reporting service checks it and as its official SDKs sign (reference README;
+// cybersource-rest-client's SignatureParameterGenerator): one `name: value` line per name of the signature's
+// `headers` parameter, joined by `\n`, HMAC-SHA256 under the base64-decoded shared secret. Pure functions only;
+// the gateway (gateway.ts) looks the key up and answers.
+import { createHash, createHmac, timingSafeEqual } from 'node:crypto'
+
+/** How far the `date` header may be from the server's clock, either way. */
+export const MAX_CLOCK_SKEW_MS = 5 * 60_000
+
+/** The headers every signature must cover, and the one more a request with a body must. */
+const ALWAYS_SIGNED = ['host', 'date', 'request-target', 'v-c-merchant-id'] as const
+const SIGNABLE = new Set<string>([...ALWAYS_SIGNED, 'digest'])
+const BODY_METHODS = new Set(['POST', 'PUT', 'PATCH'])
+
+export interface SignatureParams {
+  keyId: string
+  algorithm: string
+  headers: string[]
+  signature: string
+}
+
+/** Why a request was refused: counted in the log, never told to the caller. */
+export type SignatureFailure =
+  | 'missing_headers'
+  | 'malformed_signature'
+  | 'unsupported_algorithm'
+  | 'unsigned_headers'
+  | 'bad_date'
+  | 'stale_date'
+  | 'bad_digest'
+  | 'unknown_key'
+  | 'bad_signature'
+  | 'merchant_not_allowed'
+
+/** Parses `keyid="…", algorithm="…", headers="…", signature="…"`; undefined unless all four are there, once each. */
+export function parseSignatureHeader(value: string): SignatureParams | undefined {
+  const params = new Map<string, string>()
+  let consumed = 0
+  for (const match of value.matchAll(/\s*([a-zA-Z]+)="([^"]*)"\s*(,|$)/gy)) {
+    const name = match[1]!.toLowerCase()
+    if (params.has(name)) return undefined
+    params.set(name, match[2]!)
+    consumed += match[0].length
+  }
+  if (consumed !== value.length) return undefined
+  const [keyId, algorithm, headers, signature] = ['keyid', 'algorithm', 'headers', 'signature'].map((n) => params.get(n))
+  if (!keyId || !algorithm || !headers || !signature) return undefined
+  return { keyId, algorithm, headers: headers.trim().split(/\s+/).map((h) => h.toLowerCase()), signature }
+}
+
+/** The names a request of this method must sign; the extra names a signature may cover are refused. */
+export function checkSignedHeaders(method: string, headers: readonly string[]): boolean {
+  if (new Set(headers).size !== headers.length || headers.some((h) => !SIGNABLE.has(h))) return false
+  const required: readonly string[] = BODY_METHODS.has(method.toUpperCase()) ? [...ALWAYS_SIGNED, 'digest'] : ALWAYS_SIGNED
+  return required.every((h) => headers.includes(h))
+}
+
+/** `request-target`: the lower-case method and the path with its query, exactly as sent. */
+export function requestTarget(method: string, url: string): string {
+  return `${method.toLowerCase()} ${url}`
+}
+
+/** The string that is signed: `name: value` per listed name, `\n` between lines, no trailing newline. */
+export function signingString(headers: readonly string[], values: Readonly<Record<string, string>>): string {
+  return headers.map((name) => `${name}: ${values[name] ?? ''}`).join('\n')
+}
+
+/** The base64 HMAC-SHA256 of the signing string under the decoded secret. */
+export function sign(secret: Buffer, text: string): string {
+  return createHmac('sha256', secret).update(text, 'utf8').digest('base64')
+}
+
+/** Compares a presented base64 signature with the expected one in constant time. */
+export function signatureMatches(expected: string, presented: string): boolean {
+  const a = Buffer.from(expected, 'base64')
+  const b = Buffer.from(presented, 'base64')
+  // Equal lengths for timingSafeEqual; a wrong length is no secret (every HMAC-SHA256 is 32 bytes).
+  return a.length === b.length && b.length === 32 && timingSafeEqual(a, b) && presented === b.toString('base64')
+}
+
+/** The `digest` header of a body: `SHA-256=<base64 sha256>`. */
+export function digestOf(body: Buffer): string {
+  return `SHA-256=${createHash('sha256').update(body).digest('base64')}`
+}
+
+/** Whether the `digest` header names the body's SHA-256, compared in constant time. */
+export function digestMatches(header: string, body: Buffer): boolean {
+  const expected = Buffer.from(digestOf(body))
+  const presented = Buffer.from(header.trim())
+  return expected.length === presented.length && timingSafeEqual(expected, presented)
+}
+
+const IMF_FIXDATE = /^(Mon|Tue|Wed|Thu|Fri|Sat|Sun), \d{2} (Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) \d{4} \d{2}:\d{2}:\d{2} GMT$/
+
+/** An RFC 7231 IMF-fixdate (what `Date.prototype.toUTCString` writes) within MAX_CLOCK_SKEW_MS of now. */
+export function checkDate(value: string, now: Date): 'bad_date' | 'stale_date' | undefined {
+  if (!IMF_FIXDATE.test(value)) return 'bad_date'
+  const at = Date.parse(value)
+  if (Number.isNaN(at)) return 'bad_date'
+  return Math.abs(at - now.getTime()) > MAX_CLOCK_SKEW_MS ? 'stale_date' : undefined
+}
+
+/** The request as the verifier sees it: header values as received (first of repeated ones), method and raw URL. */
+export interface SignedRequest {
+  method: string
+  url: string
+  header(name: string): string | undefined
+}
+
+export type Checked = { ok: true; params: SignatureParams; merchantId: string; digest: string | undefined } | { ok: false; reason: SignatureFailure }
+
+/** Everything that can be checked before the key is looked up and the body read. */
+export function checkRequest(request: SignedRequest, now: Date): Checked {
+  const signatureHeader = request.header('signature')
+  const merchantId = request.header('v-c-merchant-id')
+  const date = request.header('date')
+  if (!signatureHeader || !merchantId || !date || !request.header('host')) return { ok: false, reason: 'missing_headers' }
+  const params = parseSignatureHeader(signatureHeader)
+  if (!params) return { ok: false, reason: 'malformed_signature' }
+  if (params.algorithm !== 'HmacSHA256') return { ok: false, reason: 'unsupported_algorithm' }
+  if (!checkSignedHeaders(request.method, params.headers)) return { ok: false, reason: 'unsigned_headers' }
+  const digest = request.header('digest')
+  if (params.headers.includes('digest') && !digest) return { ok: false, reason: 'missing_headers' }
+  const dateFailure = checkDate(date, now)
+  if (dateFailure) return { ok: false, reason: dateFailure }
+  return { ok: true, params, merchantId, digest: params.headers.includes('digest') ? digest : undefined }
+}
+
+/**
+ * Verifies the signature under the key. The `v-c-merchant-id` line is signed with the key's own organization: that
+ * is the merchant id itself when a merchant signs with its own key, and the portfolio (the key's organization) in
+ * meta-key mode, where the official SDK sends the merchant it acts for in the header but signs its portfolio id.
+ * Whether the key's organization may act for the header's merchant is the caller's check.
+ */
+export function verifySignature(request: SignedRequest, params: SignatureParams, key: { organizationId: string; secret: Buffer }): boolean {
+  const values: Record<string, string> = {}
+  for (const name of params.headers) {
+    if (name === 'request-target') values[name] = requestTarget(request.method, request.url)
+    else if (name === 'v-c-merchant-id') values[name] = key.organizationId
+    else values[name] = request.header(name) ?? ''
+  }
+  return signatureMatches(sign(key.secret, signingString(params.headers, values)), params.signature)
+}

@@ -1,0 +1,79 @@
+// Report definitions: what reports exist, in which formats, with which default settings and fields. Built once
+// from the data modules (definitions.ts, the spec's field catalog, the reference's TransactionRequestClass fields).
+import { notFound } from '../../platform/errors.js'
+import { DEFINITIONS, REPORT_MIME_TYPES, REQUEST_FIELDS, type DefinitionData, type ReportMimeType, type SubscriptionType } from './definitions.js'
+import { FIELD_CATALOG } from './field-catalog.js'
+import type { ReportDefinition, ReportDefinitionAttribute, ReportDefinitionSummary } from './schemas.js'
+import { TRANSACTION_REQUEST_FIELDS } from './transaction-request-fields.js'
+
+/** The application names a report can be filtered by (`Application.Name`), the reference's example values in part. */
+const APPLICATION_NAMES = ['ics_auth', 'ics_auth_reversal', 'ics_bill', 'ics_credit', 'ics_dcc', 'ics_decision', 'ics_ecp_credit', 'ics_ecp_debit', 'ics_pa_enroll', 'ics_pa_validate', 'ics_pay_subscription_create', 'ics_score', 'ics_tax', 'ics_void']
+const REQUIRED = new Set<string>(REQUEST_FIELDS.slice(0, 3))
+
+export interface DefinitionQuery {
+  subscriptionType?: SubscriptionType
+  reportMimeType?: ReportMimeType
+}
+
+export interface DefinitionsService {
+  list(query: DefinitionQuery): ReportDefinitionSummary[]
+  /** Throws notFound() for a name that is no definition. */
+  get(name: string, query: DefinitionQuery): ReportDefinition
+}
+
+/** Descriptions by `Group.Field`, from the catalog. */
+const catalogDescriptions = new Map<string, string>(FIELD_CATALOG.flatMap((g) => g.fields.map((f) => [`${g.group}.${f.name}`, f.description ? `${g.title}: ${f.name} (${f.description})` : `${g.title}: ${f.name}`] as const)))
+
+function fieldNames(definition: DefinitionData): readonly string[] {
+  if (definition.name === 'TransactionRequestClass') return TRANSACTION_REQUEST_FIELDS
+  return [...REQUEST_FIELDS, ...definition.groups.flatMap((group) => FIELD_CATALOG.filter((g) => g.group === group).flatMap((g) => g.fields.map((f) => `${g.group}.${f.name}`)))]
+}
+
+function attribute(name: string): ReportDefinitionAttribute {
+  const [group = '', field = ''] = name.split(/\.(.*)/s)
+  const filterable = name === 'Application.Name'
+  return {
+    id: name,
+    name,
+    description: catalogDescriptions.get(name) ?? `${group}: ${field}`,
+    filterType: filterable ? 'MULTI' : 'NONE',
+    default: true,
+    required: REQUIRED.has(name),
+    supportedType: filterable ? APPLICATION_NAMES.join(',') : 'STRING',
+  }
+}
+
+function summary(definition: DefinitionData, query: DefinitionQuery): ReportDefinitionSummary {
+  return {
+    type: definition.type,
+    reportDefinitionId: definition.id,
+    reportDefintionName: definition.name,
+    supportedFormats: [...REPORT_MIME_TYPES],
+    description: definition.description,
+    defaultSettings: {
+      reportMimeType: query.reportMimeType ?? 'text/csv',
+      reportFrequency: 'DAILY',
+      reportName: `My ${definition.title} Report`,
+      timezone: 'GMT',
+      startTime: '0000',
+      startDay: 1,
+      reportFilters: {},
+      reportPreferences: { signedAmounts: true, fieldNameConvention: 'SOAPI' },
+    },
+    subscriptionType: query.subscriptionType ?? 'CUSTOM',
+  }
+}
+
+export function createDefinitionsService(): DefinitionsService {
+  const byName = new Map(DEFINITIONS.map((d) => [d.name, d]))
+  const attributes = new Map(DEFINITIONS.map((d) => [d.name, fieldNames(d).map(attribute)]))
+  return {
+    list: (query) => DEFINITIONS.map((d) => summary(d, query)),
+    get(name, query) {
+      const definition = byName.get(name)
+      if (!definition) throw notFound([{ field: 'reportDefinitionName', reason: `no report definition named ${name}` }])
+      const { subscriptionType, ...rest } = summary(definition, query)
+      return { ...rest, attributes: attributes.get(name)!, subscriptionType }
+    },
+  }
+}

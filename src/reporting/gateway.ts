@@ -1,0 +1,129 @@
+// The reporting gateway, registered into the /reporting/v3 scope with fastify-plugin so its hooks cover the whole
+// scope: every call is authenticated by HTTP Signature (auth/http-signature.ts) before anything else is read,
+// the body is checked against its signed digest before it is parsed, and the organization the call acts for is
+// resolved from `v-c-merchant-id` and an optional `organizationId`. Every authentication failure answers the same
+// 401; the reason is only counted in the log.
+import { Readable } from 'node:stream'
+import type { FastifyRequest, RouteOptions } from 'fastify'
+import fp from 'fastify-plugin'
+import { Type, type TSchema } from 'typebox'
+import type { ReportingKeyService } from '../applications/reporting-keys.js'
+import { ORGANIZATION_ID_PATTERN, type OrganizationService } from '../organizations/service.js'
+import type { Clock } from '../platform/clock.js'
+import { invalid, notFound, unauthenticated } from '../platform/errors.js'
+import { checkRequest, digestMatches, verifySignature, type SignatureFailure, type SignedRequest } from './auth/http-signature.js'
+import { errorResponse } from './schemas.js'
+
+/** Who a reporting call acts for, set by the gateway before any handler runs. */
+export interface ActingOrganization {
+  /** The organization the call acts for: the authenticated one, or the `organizationId` it named in its subtree. */
+  id: string
+  /** The merchant named in `v-c-merchant-id`, which the signing key's organization may act for. */
+  authenticatedId: string
+  /** The signing key's id and organization (a parent's in meta-key mode). */
+  keyId: string
+  keyOrganizationId: string
+}
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** Set by the reporting gateway on every /reporting/v3 request that reaches a handler. */
+    actingOrganization?: ActingOrganization
+    /** The raw request body of a signed POST/PUT/PATCH, as its digest was checked. */
+    rawBody?: Buffer
+  }
+}
+
+export interface ReportingGatewayOptions {
+  keys: Pick<ReportingKeyService, 'signingKey'>
+  organizations: Pick<OrganizationService, 'find' | 'mayActFor'>
+  clock: Clock
+}
+
+/** The `organizationId` every reporting operation accepts (the reference's pattern and length). */
+export const ORGANIZATION_ID_PARAM = Type.String({ pattern: ORGANIZATION_ID_PATTERN, minLength: 1, maxLength: 32, description: 'Act for this organization: your own or one below it' })
+
+export const reportingGateway = fp<ReportingGatewayOptions>(async (scope, opts) => {
+  scope.addHook('onRoute', documentContract)
+  scope.decorateRequest('actingOrganization', undefined)
+  scope.decorateRequest('rawBody', undefined)
+  const failures = new Map<SignatureFailure, number>()
+  const pendingDigest = new WeakMap<FastifyRequest, string>()
+
+  const refuse = (request: FastifyRequest, reason: SignatureFailure) => {
+    failures.set(reason, (failures.get(reason) ?? 0) + 1)
+    request.log.info({ reason, failures: Object.fromEntries(failures) }, 'reporting authentication failed')
+    return unauthenticated()
+  }
+
+  scope.addHook('onRequest', async (request) => {
+    const signed: SignedRequest = { method: request.method, url: request.raw.url ?? request.url, header: (name) => firstHeader(request, name) }
+    const checked = checkRequest(signed, opts.clock.now())
+    if (!checked.ok) throw refuse(request, checked.reason)
+    const key = await opts.keys.signingKey(checked.params.keyId)
+    if (!key) throw refuse(request, 'unknown_key')
+    if (!verifySignature(signed, checked.params, key)) throw refuse(request, 'bad_signature')
+    if (!(await opts.organizations.mayActFor(key.organizationId, checked.merchantId))) throw refuse(request, 'merchant_not_allowed')
+    if (checked.digest !== undefined) pendingDigest.set(request, checked.digest)
+    request.actingOrganization = { id: checked.merchantId, authenticatedId: checked.merchantId, keyId: key.id, keyOrganizationId: key.organizationId }
+  })
+
+  // The body is read once, here, and checked against the signed digest before any parser sees it.
+  scope.addHook('preParsing', async (request, _reply, payload) => {
+    const digest = pendingDigest.get(request)
+    if (digest === undefined) return payload
+    const limit = request.routeOptions.bodyLimit ?? scope.initialConfig.bodyLimit ?? 1_048_576
+    const chunks: Buffer[] = []
+    let size = 0
+    for await (const chunk of payload) {
+      size += (chunk as Buffer).length
+      if (size > limit) throw invalid([{ reason: 'body is too large' }])
+      chunks.push(chunk as Buffer)
+    }
+    const body = Buffer.concat(chunks)
+    if (!digestMatches(digest, body)) throw refuse(request, 'bad_digest')
+    request.rawBody = body
+    const replay = Readable.from(body.length ? [body] : []) as Readable & { receivedEncodedLength?: number }
+    replay.receivedEncodedLength = body.length
+    return replay
+  })
+
+  // After validation, so a named organizationId has the reference's shape; an unknown id and one outside the
+  // caller's subtree get the same answer, so a caller learns nothing about other tenants.
+  scope.addHook('preHandler', async (request) => {
+    const acting = request.actingOrganization
+    if (!acting) throw unauthenticated()
+    const named = organizationIdOf(request.query) ?? organizationIdOf(request.body)
+    if (named === undefined || named === acting.authenticatedId) return
+    if (!(await opts.organizations.mayActFor(acting.authenticatedId, named))) throw notFound([{ field: 'organizationId', reason: 'no such organization' }])
+    request.actingOrganization = { ...acting, id: named }
+  })
+})
+
+/** The acting organization of a request the gateway admitted (handlers call this). */
+export function actingOrganization(request: FastifyRequest): ActingOrganization {
+  if (!request.actingOrganization) throw unauthenticated()
+  return request.actingOrganization
+}
+
+function organizationIdOf(source: unknown): string | undefined {
+  const value = source && typeof source === 'object' ? (source as Record<string, unknown>)['organizationId'] : undefined
+  return typeof value === 'string' ? value : undefined
+}
+
+function firstHeader(request: FastifyRequest, name: string): string | undefined {
+  const value = request.headers[name]
+  const text = Array.isArray(value) ? value[0] : value
+  return text?.trim() ? text : undefined
+}
+
+/** Writes the gateway's rules into each route's schema: the signature, `organizationId`, the 401 and 404. */
+function documentContract(route: RouteOptions) {
+  const schema = (route.schema ??= {}) as Record<string, unknown>
+  schema['security'] ??= [{ httpSignature: [] }]
+  const qs = schema['querystring'] as { properties?: Record<string, TSchema>; required?: string[] } | undefined
+  if (qs?.properties?.['organizationId'] === undefined) {
+    schema['querystring'] = qs ? { ...qs, properties: { ...qs.properties, organizationId: ORGANIZATION_ID_PARAM } } : Type.Object({ organizationId: Type.Optional(ORGANIZATION_ID_PARAM) })
+  }
+  schema['response'] = { 401: errorResponse('UNAUTHORIZED'), 404: errorResponse('NOT_FOUND'), ...(schema['response'] as object | undefined) }
+}

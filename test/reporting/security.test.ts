@@ -1,0 +1,161 @@
+// The reporting security suite: every /reporting/v3 route, the test-only probe POST (mounted inside the reporting
+// scope, behind the same gateway) included, against every way of not being allowed.
+import { Type } from 'typebox'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { actingOrganization } from '../../src/reporting/gateway.js'
+import type { ReportingRoutes } from '../../src/reporting/feature.js'
+import { FakeClock, startTestApp, type Response, type TestApp } from '../support/harness.js'
+import { ACCT_KEY, OTHER_KEY, TESTREST_KEY, signedCall, signedHeaders, type SignOptions } from '../support/reporting.js'
+
+/** Echoes the organization the gateway resolved, for GET and for a POST with a JSON body. */
+const probe: ReportingRoutes = async (scope) => {
+  const Echo = Type.Object({ organizationId: Type.String(), authenticatedId: Type.String(), name: Type.Optional(Type.String()) })
+  scope.get('/probe', { schema: { operationId: 'reportingProbeGet', tags: ['probe'], response: { 200: Echo } } }, async (request) => {
+    const acting = actingOrganization(request)
+    return { organizationId: acting.id, authenticatedId: acting.authenticatedId }
+  })
+  scope.post(
+    '/probe',
+    { schema: { operationId: 'reportingProbePost', tags: ['probe'], body: Type.Object({ name: Type.String(), organizationId: Type.Optional(Type.String()) }), response: { 200: Echo } } },
+    async (request) => {
+      const acting = actingOrganization(request)
+      return { organizationId: acting.id, authenticatedId: acting.authenticatedId, name: request.body.name }
+    },
+  )
+}
+
+let t: TestApp
+beforeAll(async () => {
+  t = await startTestApp({ clock: new FakeClock(new Date('2026-02-01T09:00:00Z')), reportingRoutes: [probe] })
+})
+afterAll(() => t.close())
+
+interface Route {
+  name: string
+  method: string
+  path: string
+  body?: string
+}
+const ROUTES: Route[] = [
+  { name: 'GET /report-definitions', method: 'GET', path: '/reporting/v3/report-definitions' },
+  { name: 'GET /report-definitions/{name}', method: 'GET', path: '/reporting/v3/report-definitions/TransactionRequestClass' },
+  { name: 'GET /probe', method: 'GET', path: '/reporting/v3/probe' },
+  { name: 'POST /probe', method: 'POST', path: '/reporting/v3/probe', body: '{"name":"x"}' },
+]
+
+const AUTH_FAILED = { response: { rmsg: 'Authentication Failed' } }
+const expectRefused = (res: Response) => {
+  expect(res.status).toBe(401)
+  expect(res.json).toEqual(AUTH_FAILED)
+}
+/** The route's path with a query parameter added. */
+const withQuery = (route: Route, query: string) => `${route.path}${route.path.includes('?') ? '&' : '?'}${query}`
+const send = (route: Route, o: Partial<SignOptions> = {}) => signedCall(t, { method: route.method, path: route.path, body: route.body, key: TESTREST_KEY, ...o })
+
+describe.each(ROUTES)('reporting security: $name', (route) => {
+  it('is allowed with a valid signature', async () => {
+    expect((await send(route)).status).toBe(200)
+  })
+
+  it('refuses a call without credentials', async () => {
+    expectRefused(await t.call(route.method, route.path, { headers: { 'x-svc-key': undefined, 'content-type': 'application/json' }, body: route.body }))
+  })
+
+  it('refuses a wrong secret', async () => {
+    expectRefused(await send(route, { key: { ...TESTREST_KEY, secret: OTHER_KEY.secret } }))
+  })
+
+  it('refuses a stale and a future date (over five minutes off the server clock)', async () => {
+    const now = t.clock.now().getTime()
+    expectRefused(await send(route, { date: new Date(now - 5 * 60_000 - 2000) }))
+    expectRefused(await send(route, { date: new Date(now + 5 * 60_000 + 2000) }))
+    expect((await send(route, { date: new Date(now - 4 * 60_000) })).status).toBe(200)
+  })
+
+  it('refuses a signature made for another host than the one received', async () => {
+    const headers = signedHeaders({ method: route.method, path: route.path, body: route.body, key: TESTREST_KEY, date: t.clock.now() })
+    expectRefused(await t.call(route.method, route.path, { headers: { ...headers, host: 'api.cybersource.com' }, body: route.body }))
+  })
+
+  it('refuses a revoked key', async () => {
+    const { key, secret } = await t.app.services.reportingKeys.create('testrest')
+    const fresh = { id: key.id, secret, org: 'testrest' }
+    expect((await send(route, { key: fresh })).status).toBe(200)
+    await t.app.services.reportingKeys.revoke(key.id)
+    expectRefused(await send(route, { key: fresh }))
+  })
+
+  it('refuses a banking session token', async () => {
+    const login = await t.call('POST', '/v2/auth?v=1', {
+      body: { loginRequest: { brand: 'nab', lob: 'nab', credentials: { apiStructType: 'usernamePassword', usernamePassword: { username: '10055670', password: 'aaa111' } } } },
+    })
+    const token = login.json.loginResponse.tokens[0].value as string
+    for (const authorization of [token, `Bearer ${token}`]) {
+      expectRefused(await t.call(route.method, route.path, { headers: { 'x-svc-key': undefined, authorization, 'content-type': 'application/json' }, body: route.body }))
+    }
+  })
+
+  it("refuses a key signing for a merchant outside its organization's tree", async () => {
+    expectRefused(await send(route, { key: OTHER_KEY, merchantId: 'testrest' }))
+    expectRefused(await send(route, { key: TESTREST_KEY, merchantId: 'testrest_two' }))
+  })
+
+  it("refuses another tenant's organizationId exactly as an unknown one", async () => {
+    const other = await send(route, { path: withQuery(route, 'organizationId=othermerchant') })
+    const unknown = await send(route, { path: withQuery(route, 'organizationId=nosuchorg') })
+    const sibling = await send(route, { path: withQuery(route, 'organizationId=testrest_two') })
+    const parent = await send(route, { path: withQuery(route, 'organizationId=testrest_acct') })
+    for (const res of [other, unknown, sibling, parent]) {
+      expect(res.status).toBe(404)
+      expect({ ...res.json, submitTimeUtc: undefined }).toEqual({ ...unknown.json, submitTimeUtc: undefined })
+    }
+  })
+
+  it("allows a descendant's organizationId, for the account's key and for its meta-key signature", async () => {
+    expect((await send(route, { key: ACCT_KEY, path: withQuery(route, 'organizationId=testrest') })).status).toBe(200)
+    expect((await send(route, { key: ACCT_KEY, merchantId: 'testrest_two', path: withQuery(route, 'organizationId=testrest_two') })).status).toBe(200)
+  })
+})
+
+describe('reporting gateway', () => {
+  it('refuses a body that does not match its digest, and a digest of another body', async () => {
+    const route = ROUTES[3]!
+    const headers = signedHeaders({ method: 'POST', path: route.path, body: '{"name":"x"}', key: TESTREST_KEY, date: t.clock.now() })
+    expectRefused(await t.call('POST', route.path, { headers, body: '{"name":"y"}' }))
+    expectRefused(await send(route, { digest: 'SHA-256=' + Buffer.alloc(32).toString('base64') }))
+  })
+
+  it('checks the signature before the body: a malformed body with a bad signature is 401, with a good one 400', async () => {
+    expectRefused(await send(ROUTES[3]!, { body: '{"name":', key: { ...TESTREST_KEY, secret: OTHER_KEY.secret } }))
+    const res = await send(ROUTES[3]!, { body: '{"name":' })
+    expect(res.status).toBe(400)
+    expect(res.json.reason).toBe('INVALID_DATA')
+  })
+
+  it('resolves the acting organization: the signed merchant, a descendant named in the query or the body', async () => {
+    expect((await send(ROUTES[2]!)).json).toEqual({ organizationId: 'testrest', authenticatedId: 'testrest' })
+    expect((await send(ROUTES[2]!, { key: ACCT_KEY, path: '/reporting/v3/probe?organizationId=testrest_two' })).json).toEqual({ organizationId: 'testrest_two', authenticatedId: 'testrest_acct' })
+    expect((await send(ROUTES[2]!, { key: ACCT_KEY, merchantId: 'testrest' })).json).toEqual({ organizationId: 'testrest', authenticatedId: 'testrest' })
+    const posted = await send(ROUTES[3]!, { key: ACCT_KEY, body: '{"name":"n","organizationId":"testrest"}' })
+    expect(posted.json).toEqual({ organizationId: 'testrest', authenticatedId: 'testrest_acct', name: 'n' })
+  })
+
+  it('answers an unknown path under /reporting/v3 only after authentication', async () => {
+    expectRefused(await t.call('GET', '/reporting/v3/nothing-here', { headers: { 'x-svc-key': undefined } }))
+    const res = await signedCall(t, { method: 'GET', path: '/reporting/v3/nothing-here', key: TESTREST_KEY })
+    expect(res.status).toBe(404)
+    expect(res.json.reason).toBe('NOT_FOUND')
+  })
+
+  it('counts failures by reason in an info log line that holds no secret', async () => {
+    await send(ROUTES[0]!, { key: { ...TESTREST_KEY, secret: OTHER_KEY.secret } })
+    const lines = t.logs.filter((l) => l['msg'] === 'reporting authentication failed')
+    expect(lines.length).toBeGreaterThan(0)
+    const last = lines.at(-1)!
+    expect(last['level']).toBe(30)
+    expect(last['reason']).toBe('bad_signature')
+    expect((last['failures'] as Record<string, number>)['bad_signature']).toBeGreaterThan(0)
+    const all = JSON.stringify(t.logs)
+    for (const key of [TESTREST_KEY, ACCT_KEY, OTHER_KEY]) expect(all).not.toContain(key.secret)
+  })
+})
