@@ -34,11 +34,12 @@ it(`answers ${REQUESTS} generated requests (seed ${SEED}) in contract, on time, 
   const summary = await runCampaign(target, { seed: SEED, requests: REQUESTS, only: ONLY, concurrency: 6, log: (line) => console.log(line) })
   console.log(formatSummary(summary))
   const failures = summary.failures.map((f) => describeFailure(SEED, REQUESTS, f)).join('\n')
-  expect({ outside: summary.outsideContract, unexpected5xx: summary.unexpected5xx, slow: summary.slow, alive: summary.alive, secrets: summary.secretsInLog }, failures).toEqual({
+  expect({ outside: summary.outsideContract, unexpected5xx: summary.unexpected5xx, slow: summary.slow, alive: summary.alive, logCaptured: summary.logCaptured, secrets: summary.secretsInLog }, failures).toEqual({
     outside: 0,
     unexpected5xx: 0,
     slow: 0,
     alive: true,
+    logCaptured: true,
     secrets: [],
   })
 }, 240_000)

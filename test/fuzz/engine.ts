@@ -42,6 +42,9 @@ export interface Summary {
   slowestMs: number
   alive: boolean
   secretsInLog: string[]
+  /** Log lines searched; the search counts only if the log holds redacted URLs (request lines), so it was captured. */
+  logLines: number
+  logCaptured: boolean
   failures: Failure[]
 }
 
@@ -100,7 +103,7 @@ export async function runCampaign(target: Target, options: CampaignOptions): Pro
   for (const s of SANDBOX_SECRETS) secrets.add(s)
   const summary: Summary = {
     seed, requests: 0, elapsedMs: 0, byFamily: { banking: 0, token: 0, authorize: 0, other: 0 }, byAnswer: {},
-    outsideContract: 0, unexpected5xx: 0, slow: 0, slowestMs: 0, alive: false, secretsInLog: [], failures: [],
+    outsideContract: 0, unexpected5xx: 0, slow: 0, slowestMs: 0, alive: false, secretsInLog: [], logLines: 0, logCaptured: false, failures: [],
   }
   const indices = options.only === undefined ? Array.from({ length: requests }, (_, i) => i) : [options.only]
   const generate = generator(ctx, seed, requests)
@@ -116,7 +119,7 @@ export async function runCampaign(target: Target, options: CampaignOptions): Pro
       const latency = (fuzzCase.type === 'slow' ? answer.elapsedMs : answer.afterLastByteMs) - grace
       let verdict = judge({ ...answer, afterLastByteMs: latency }, method, path, slowMs)
       // A raw request answers in the family of its routed path, or of its request line's when the parser refused it.
-      if (verdict.problem && fuzzCase.type === 'raw' && fuzzCase.altPath !== undefined) {
+      if (verdict.problem && fuzzCase.type !== 'http' && fuzzCase.altPath !== undefined) {
         const alternative = judge({ ...answer, afterLastByteMs: latency }, method, fuzzCase.altPath, slowMs)
         if (!alternative.problem) verdict = alternative
       }
@@ -140,6 +143,8 @@ export async function runCampaign(target: Target, options: CampaignOptions): Pro
   // Give the logger a moment to flush the last lines.
   await new Promise((r) => setTimeout(r, 200))
   const logged = await target.logText()
+  summary.logLines = logged.split('\n').length
+  summary.logCaptured = logged.includes('[redacted]')
   summary.secretsInLog = [...secrets].filter((s) => s.length >= 6 && logged.includes(s)).map((s) => `${s.slice(0, 6)}…`)
   summary.elapsedMs = Math.round(performance.now() - started)
   return summary
@@ -170,9 +175,10 @@ export function formatSummary(s: Summary): string {
     `  unexpected 5xx: ${s.unexpected5xx}`,
     `  slow (> 2 s): ${s.slow} (slowest ${s.slowestMs} ms beyond any documented wait)`,
     `  server alive: ${s.alive ? 'yes' : 'NO'}`,
+    `  log searched: ${s.logLines} lines ${s.logCaptured ? '' : ' (NOT captured: no redacted URL in it)'}`,
     `  secrets in the log: ${s.secretsInLog.length}${s.secretsInLog.length ? ` (${s.secretsInLog.join(', ')})` : ''}`,
   ].join('\n')
 }
 
 /** Whether a campaign passed the gate. */
-export const passed = (s: Summary) => s.outsideContract === 0 && s.unexpected5xx === 0 && s.slow === 0 && s.alive && s.secretsInLog.length === 0
+export const passed = (s: Summary) => s.outsideContract === 0 && s.unexpected5xx === 0 && s.slow === 0 && s.alive && s.logCaptured && s.secretsInLog.length === 0

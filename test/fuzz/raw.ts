@@ -97,7 +97,8 @@ export function slowCases(ctx: Context): fc.Arbitrary<FuzzCase> {
     const b = body(path)
     switch (kind) {
       case 'headers':
-        return { type: 'slow', note: 'headers a byte every 100 ms', path, head: '', body: `GET ${path} HTTP/1.1\r\nHost: x\r\nX-Pad: ${'a'.repeat(60)}\r\n\r\n`, chunk: 1, everyMs: 100, graceMs: LIMITS.HEADERS_TIMEOUT_MS }
+        // Cut off before the request line is whole: the family of as much of its path as arrived, or the fallback.
+        return { type: 'slow', note: 'headers a byte every 100 ms', path: '', altPath: path, head: '', body: `GET ${path} HTTP/1.1\r\nHost: x\r\nX-Pad: ${'a'.repeat(60)}\r\n\r\n`, chunk: 1, everyMs: 100, graceMs: LIMITS.HEADERS_TIMEOUT_MS }
       case 'trickle':
         return { type: 'slow', note: 'body at 10 bytes a second', path, head: bodyHead(path, b.length), body: b, chunk: 1, everyMs: 100, graceMs: 2 * LIMITS.BODY_RATE_WINDOW_MS }
       case 'under-timeout':

@@ -7,7 +7,7 @@ import { connect, type Socket } from 'node:net'
 export type FuzzCase =
   | { type: 'http'; note: string; method: string; target: string; headers: [string, string][]; body?: string; contentLength?: 'auto' | 'none' }
   | { type: 'raw'; note: string; path: string; bytes: string; graceMs?: number; altPath?: string }
-  | { type: 'slow'; note: string; path: string; head: string; body: string; chunk: number; everyMs: number; graceMs: number }
+  | { type: 'slow'; note: string; path: string; head: string; body: string; chunk: number; everyMs: number; graceMs: number; altPath?: string }
 
 export interface Answer {
   status: number | undefined
