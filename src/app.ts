@@ -11,7 +11,7 @@ import { healthRoutes } from './platform/health.js'
 import type { App } from './platform/http/app.js'
 import { correlationId } from './platform/http/correlation.js'
 import { bodyRateGuard, guardBodies } from './platform/http/body-rate.js'
-import { clientErrorHandler, expectationHandler } from './platform/http/client-errors.js'
+import { clientErrorHandler, connectHandler, expectationHandler } from './platform/http/client-errors.js'
 import { createRequestDeadlines } from './platform/http/deadlines.js'
 import { checkFamily, FamilyTable, frameworkErrorHandler, platformErrors, useErrorFamily } from './platform/http/error-family.js'
 import { invalid } from './platform/errors.js'
@@ -81,6 +81,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   }).withTypeProvider<TypeBoxTypeProvider>()
   app.server.maxConnections = config.maxConnections
   app.server.on('checkExpectation', expectationHandler(families, log))
+  app.server.on('connect', connectHandler(families, log))
   app.setValidatorCompiler(validatorCompiler)
   app.decorate('services', services)
   // The root's own not-found handler: Fastify's logs the raw URL, secrets in its query included.

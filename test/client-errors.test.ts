@@ -82,6 +82,27 @@ describe('answered by Node before Fastify', () => {
     expect(token.json).toMatchObject({ error: 'invalid_request' })
   })
 
+  it('a CONNECT request is answered in the contract, not dropped', async () => {
+    const res = await rawRequest(t.baseUrl, 'CONNECT 127.0.0.1:1 HTTP/1.1\r\nHost: 127.0.0.1:1\r\n\r\n')
+    expectComplete(res)
+    expect(res.status).toBe(400)
+    expect(res.json).toMatchObject({ statusCode: 400, error: 'Bad Request', message: 'CONNECT is not supported' })
+  })
+
+  it('a token endpoint failure the parser raised still says no-store', async () => {
+    const res = await rawRequest(t.baseUrl, 'POST /oauth2/v3/token HTTP/1.1\r\nHost: x\r\nContent-Length: abc\r\n\r\n')
+    expect(res.status).toBe(500)
+    expect(res.headers).toMatchObject({ 'cache-control': 'no-store', pragma: 'no-cache' })
+  })
+
+  it('an authorize-page error raised before the pages\' hook (no Host) still carries the page headers', async () => {
+    const res = await rawRequest(t.baseUrl, 'GET /oauth2/v3/assets/consent.css HTTP/1.1\r\nConnection: close\r\n\r\n')
+    expect(res.status).toBe(400)
+    expect(res.headers['content-type']).toMatch(/^text\/html/)
+    expect(res.headers).toMatchObject({ 'x-frame-options': 'DENY', 'cache-control': 'no-store' })
+    expect(res.headers['content-security-policy']).toContain("default-src 'none'")
+  })
+
   it('Expect: 100-continue still works', async () => {
     const res = await rawRequest(t.baseUrl, `GET /health/live HTTP/1.1\r\nHost: x\r\nExpect: 100-continue\r\nConnection: close\r\n\r\n`)
     expect(res.text).toContain('200 OK')

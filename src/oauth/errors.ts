@@ -63,6 +63,8 @@ export const oauthTokenErrors: ErrorFamily<TokenErrorCode> = {
   },
   // Exactly the spec's Content-Type of a token response, without the space Fastify would otherwise put in.
   contentType: 'application/json;charset=UTF-8',
+  // RFC 6749 5.1/5.2: no cache keeps a token answer, failures included (also those written before routing).
+  headers: { 'cache-control': 'no-store', pragma: 'no-cache' },
   render: (error) => ({ error: error.code, error_description: error.details[0]?.reason ?? oauthTokenErrors.codes[error.code].message }),
   own(error) {
     if (error instanceof OAuthError) return { code: error.code, details: [{ reason: error.description }] }

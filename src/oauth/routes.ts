@@ -75,7 +75,8 @@ async function authorizePages(scope: App, authorize: AuthorizeService) {
   scope.addHook('onRequest', async (_request, reply) => {
     reply.headers(PAGE_HEADERS)
   })
-  useErrorFamily(scope, authorizePageErrors(errorPage), { notFound: false })
+  // The page headers on error pages too, those raised before this scope's own hook ran (a missing Host, say).
+  useErrorFamily(scope, { ...authorizePageErrors(errorPage), headers: PAGE_HEADERS }, { notFound: false })
 
   scope.get(
     '/authorize',

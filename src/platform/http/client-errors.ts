@@ -3,7 +3,7 @@
 // header or request timeout, and an `Expect` other than 100-continue. Each is answered as an invalid request in the
 // contract of the family at its path (API-420 on /v2, invalid_request at the token endpoint, a JSON error
 // elsewhere), as a complete response with `Connection: close`. The raw bytes are never echoed and never logged:
-// they hold keys, tokens and passwords.
+// they hold keys, tokens and passwords. A CONNECT request, which Node hands to a `connect` listener, answers the same way.
 import { randomUUID } from 'node:crypto'
 import { STATUS_CODES, type IncomingMessage, type ServerResponse } from 'node:http'
 import type { Socket } from 'node:net'
@@ -65,5 +65,19 @@ export function expectationHandler(table: FamilyTable, log: () => FastifyBaseLog
     const { status, headers, body } = renderFailure(table.forUrl(req.url ?? ''), invalid([{ field: 'Expect', reason: 'only 100-continue is supported' }]))
     res.writeHead(status, { ...headers, 'x-correlationid': correlationId, 'content-length': body.length, connection: 'close' })
     res.end(body)
+  }
+}
+
+/**
+ * The server's `connect` listener: a CONNECT request (a proxy tunnel, which this server is not), which Node would
+ * otherwise answer by closing the connection. Answered as an invalid request in the family at its target.
+ */
+export function connectHandler(table: FamilyTable, log: () => FastifyBaseLogger) {
+  return (req: IncomingMessage, socket: Socket): void => {
+    socket.on('error', () => {})
+    const correlationId = randomUUID()
+    log().info({ correlationId, reason: 'CONNECT is not supported' }, 'client error')
+    const { status, headers, body } = renderFailure(table.forUrl(req.url ?? ''), invalid([{ reason: 'CONNECT is not supported' }]))
+    socket.end(Buffer.concat([Buffer.from(response(status, { ...headers, 'x-correlationid': correlationId }, body), 'latin1'), body]), () => socket.destroy())
   }
 }

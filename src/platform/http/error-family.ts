@@ -29,6 +29,8 @@ export interface ErrorFamily<Code extends string = string> {
   render(error: WireError<Code>): unknown
   /** Content type of error bodies; JSON by default. */
   readonly contentType?: string
+  /** Headers every error answer of the family carries, those written before routing or by the parser's path too. */
+  readonly headers?: Readonly<Record<string, string>>
   /**
    * The family's own wire errors (errors that already name one of its codes, such as the banking gateway's
    * API-422), or a family-specific reading of a framework error; undefined leaves it to the generic mapping.
@@ -77,6 +79,7 @@ export function answerError<Code extends string>(family: ErrorFamily<Code>, erro
   const { http } = family.codes[wire.code]
   if (http >= 500 && wire.code === family.kinds.internal) request.log.error({ err: error }, 'unexpected failure')
   else request.log.info({ code: wire.code, details: wire.details }, 'request rejected')
+  if (family.headers) reply.headers(family.headers)
   if (wire.headers) reply.headers(wire.headers)
   if (family.contentType) reply.type(family.contentType)
   return reply.code(http).send(family.render(wire))
@@ -138,7 +141,7 @@ export function renderFailure<Code extends string>(family: ErrorFamily<Code>, er
   const text = typeof body === 'string' ? body : body === undefined ? '' : JSON.stringify(body)
   return {
     status: family.codes[wire.code].http,
-    headers: { ...wire.headers, 'content-type': family.contentType ?? 'application/json; charset=utf-8' },
+    headers: { ...family.headers, ...wire.headers, 'content-type': family.contentType ?? 'application/json; charset=utf-8' },
     body: Buffer.from(text, 'utf8'),
   }
 }
