@@ -55,7 +55,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     loggerInstance: logger as FastifyBaseLogger,
     genReqId: correlationId,
     requestIdHeader: false,
-    logController: new MeteringLogController(metrics, { requestIdLogLabel: 'correlationId' }, deadlines.completed),
+    logController: new MeteringLogController(metrics, { requestIdLogLabel: 'correlationId' }, deadlines.completed, logger),
     childLoggerFactory: (logger, bindings, options) => lazyChildLogger(logger as Logger, bindings, options) as FastifyBaseLogger,
     bodyLimit: config.bodyLimitBytes,
     // A hop count trusts that many proxies nearest the server (Fastify's types take it as a function).

@@ -23,9 +23,16 @@ export async function serve(config: Config): Promise<void> {
   // A person at a terminal reads one short line per event; everything else (files, pipes, collectors) gets JSON.
   const readable = config.logFormat === 'pretty' || (config.logFormat === 'auto' && process.stdout.isTTY === true)
   const logger = createLogger(config.logLevel, readable ? pretty({ destination, colorize: process.stdout.isTTY === true, translateTime: 'HH:MM:ss.l', ignore: 'pid,hostname' }) : destination)
+  const flush = () => {
+    try {
+      destination.flushSync()
+    } catch {
+      // Not open yet (a failure at the very start): nothing was buffered.
+    }
+  }
   process.once('uncaughtException', (err) => {
     logger.fatal({ err }, 'uncaught exception; exiting')
-    destination.flushSync()
+    flush()
     process.exit(1)
   })
   const db = openDatabase(config.databaseUrl)
@@ -53,7 +60,7 @@ export async function serve(config: Config): Promise<void> {
     logger.info({ signal }, 'shutting down: draining in-flight requests')
     systemClock.setTimer(SHUTDOWN_GRACE_MS, () => {
       logger.error('in-flight requests did not finish in time; exiting')
-      destination.flushSync()
+      flush()
       process.exit(1)
     })
     try {
@@ -65,7 +72,7 @@ export async function serve(config: Config): Promise<void> {
       logger.error({ err }, 'shutdown failed')
       process.exitCode = 1
     }
-    destination.flushSync()
+    flush()
   }
   process.once('SIGTERM', () => void shutdown('SIGTERM'))
   process.once('SIGINT', () => void shutdown('SIGINT'))

@@ -5,6 +5,8 @@
 // Prometheus text format at scrape time. prom-client's observe() validates and hashes the label set on every call,
 // which measured as a large share of a cached account read (see bench/). The process metrics stay with prom-client.
 import { LogController, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify'
+import type { Logger } from 'pino'
+import { redactUrl } from './logger.js'
 import { Registry, collectDefaultMetrics } from 'prom-client'
 
 /** Upper bounds of the latency buckets, in seconds. */
@@ -83,9 +85,17 @@ export class MeteringLogController extends LogController {
     options: ConstructorParameters<typeof LogController>[0],
     /** Also told of each request's end (the request deadlines), so that costs no hook either. */
     private readonly onCompleted: (reply: FastifyReply) => void = () => {},
+    /** The app's logger: each request's completion line is written through an access logger derived from it. */
+    logger?: Logger,
   ) {
     super(options)
+    // The line is built here from fields that hold no secret (the URL's secret parameters masked, no header but the
+    // User-Agent), so it skips pino's path redaction, which measured at two thirds of a line's cost (~10 of 15 µs),
+    // and the request's child logger, made for this one line.
+    this.access = logger?.child({}, { redact: { paths: [] }, serializers: { req: (req: unknown) => req } })
   }
+
+  private readonly access: Logger | undefined
 
   /** One line per request, written when it ends: the arrival is logged only at debug. */
   override incomingRequest(request: FastifyRequest): void {
@@ -97,7 +107,11 @@ export class MeteringLogController extends LogController {
     this.metrics.observe(request.method, request.routeOptions.url ?? 'unmatched', reply.statusCode, reply.elapsedTime / 1000)
     this.onCompleted(reply)
     if (error) reply.log.error({ req: request, res: reply, err: error, responseTime: reply.elapsedTime }, 'request errored')
-    else reply.log.info({ req: request, res: reply, responseTime: reply.elapsedTime }, 'request completed')
+    else if (!this.access) reply.log.info({ req: request, res: reply, responseTime: reply.elapsedTime }, 'request completed')
+    else if (this.access.isLevelEnabled('info')) {
+      const req = { method: request.method, url: redactUrl(request.url), remoteAddress: request.ip, userAgent: request.headers['user-agent'] }
+      this.access.info({ correlationId: request.id, req, res: { statusCode: reply.statusCode }, responseTime: reply.elapsedTime }, 'request completed')
+    }
   }
 }
 
