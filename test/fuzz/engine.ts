@@ -102,7 +102,7 @@ export async function runCampaign(target: Target, options: CampaignOptions): Pro
   const { ctx, secrets } = await prepare(target)
   for (const s of SANDBOX_SECRETS) secrets.add(s)
   const summary: Summary = {
-    seed, requests: 0, elapsedMs: 0, byFamily: { banking: 0, token: 0, authorize: 0, other: 0 }, byAnswer: {},
+    seed, requests: 0, elapsedMs: 0, byFamily: { banking: 0, token: 0, authorize: 0, reporting: 0, other: 0 }, byAnswer: {},
     outsideContract: 0, unexpected5xx: 0, slow: 0, slowestMs: 0, alive: false, secretsInLog: [], logLines: 0, logCaptured: false, failures: [],
   }
   const indices = options.only === undefined ? Array.from({ length: requests }, (_, i) => i) : [options.only]

@@ -5,9 +5,10 @@
 import { STATUS_CODES } from 'node:http'
 import { API_STATUS } from '../../src/banking/errors.js'
 import { TOKEN_ERROR_CODES } from '../../src/oauth/errors.js'
+import { REPORTING_CODES } from '../../src/reporting/errors.js'
 import type { Answer } from './wire.js'
 
-export type Family = 'banking' | 'token' | 'authorize' | 'other'
+export type Family = 'banking' | 'token' | 'authorize' | 'reporting' | 'other'
 
 export interface Verdict {
   family: Family
@@ -39,6 +40,7 @@ export function normalise(target: string): string {
 export function familyOf(target: string): Family {
   const path = normalise(target)
   if (under(path, '/v2')) return 'banking'
+  if (under(path, '/reporting/v3')) return 'reporting'
   if (under(path, '/oauth2/v3/token')) return 'token'
   // The pages' stylesheet and icon are served in the pages' scope, and answer its errors.
   if (under(path, '/oauth2/v3/authorize') || under(path, '/oauth2/v3/assets')) return 'authorize'
@@ -161,6 +163,27 @@ function check303(a: Answer): { label: string; problem?: string; unexpected: boo
   return { label: 'authorize 303', problem: redirectAllowed(location) ? undefined : `redirect to an unregistered URI: ${location.slice(0, 200)}`, unexpected: false }
 }
 
+/**
+ * The reporting family (the fuzz sends it no valid signature): 401 `{response: {rmsg}}`, or its
+ * `{submitTimeUtc, reason, message, details}` body at the status its table gives the reason.
+ */
+function reporting(a: Answer, head: boolean): { label: string; problem?: string; unexpected: boolean } {
+  const status = a.status!
+  const body = json(a) as Record<string, unknown> | undefined
+  if (status === 401) {
+    const rmsg = (body?.['response'] as Record<string, unknown> | undefined)?.['rmsg']
+    return { label: 'reporting 401', problem: head || rmsg === 'Authentication Failed' ? undefined : `not the 401 body: ${a.body.toString('utf8').slice(0, 120)}`, unexpected: false }
+  }
+  const reason = body?.['reason']
+  const label = `reporting ${status} ${typeof reason === 'string' ? reason : ''}`.trim()
+  if (head) return { label, unexpected: status >= 500 }
+  const code = typeof reason === 'string' ? (REPORTING_CODES as Record<string, { http: number }>)[reason] : undefined
+  if (!code || code.http !== status || typeof body?.['submitTimeUtc'] !== 'string' || !Array.isArray(body?.['details'])) {
+    return { label, problem: `not a reporting error body: ${a.body.toString('utf8').slice(0, 120)}`, unexpected: status >= 500 }
+  }
+  return { label, unexpected: status >= 500 }
+}
+
 const PLATFORM_PAGES = /^\/(health\/(live|ready)|metrics|openapi\.json|docs|oauth2\/v3\/assets\/)/
 
 function other(a: Answer, method: string, path: string): { label: string; problem?: string; unexpected: boolean } {
@@ -185,6 +208,7 @@ export function judge(a: Answer, method: string, target: string, slowLimitMs: nu
     family === 'banking' ? banking(a, method === 'HEAD')
     : family === 'token' ? token(a, method, path === '/oauth2/v3/token')
     : family === 'authorize' ? authorize(a, method, path)
+    : family === 'reporting' ? reporting(a, method === 'HEAD')
     : other(a, method, path)
   let problem = result.problem
   if (!problem && !header(a, 'x-correlationid')) problem = 'no X-CorrelationID'
