@@ -10,6 +10,7 @@ import * as m0005 from '../../migrations/0005_jobs.js'
 import * as m0006 from '../../migrations/0006_blobs.js'
 import * as m0007 from '../../migrations/0007_source_lockouts.js'
 import * as m0008 from '../../migrations/0008_stateless_consents.js'
+import * as m0012 from '../../migrations/0012_oauth_par_dpop.js'
 
 const migrations: Record<string, Migration> = {
   '0001_foundation': m0001,
@@ -20,6 +21,7 @@ const migrations: Record<string, Migration> = {
   '0006_blobs': m0006,
   '0007_source_lockouts': m0007,
   '0008_stateless_consents': m0008,
+  '0012_oauth_par_dpop': m0012,
 }
 
 const provider: MigrationProvider = { getMigrations: async () => migrations }
