@@ -84,7 +84,7 @@ export function bankingFeature(deps: BankingDeps): Feature<BankingServices> {
           type: 'apiKey',
           in: 'header',
           name: 'Authorization',
-          description: 'The token from POST /v2/auth (loginResponse.tokens[0].value), sent bare, without "Bearer "; or an OAuth access token',
+          description: 'The token from POST /v2/auth (loginResponse.tokens[0].value), sent bare, without "Bearer "; or an OAuth access token; a DPoP-bound one as "DPoP <token>" with a DPoP header proof (RFC 9449) for the request\'s method and URL (API-448 otherwise)',
         },
       },
     },
