@@ -32,9 +32,12 @@ const USAGE = `Usage: finapi <command>
                               create an organization (the id is the merchant id clients send)
   orgs list                   list organizations
   clients create --name <name> --scope <scope>... [--redirect-uri <uri>...] [--public] [--application <id>]
+                [--require-par] [--dpop]
                               register an OAuth client (scopes: accounts, reporting); prints its client_id and,
                               unless --public, its secret (once; only its hash is stored). With --application the
-                              client_id is that application's key (banking); --public clients must use PKCE
+                              client_id is that application's key (banking); --public clients must use PKCE;
+                              --require-par: authorization requests must be pushed (RFC 9126); --dpop: tokens
+                              must be DPoP-bound (RFC 9449)
   clients list                list OAuth clients
   clients revoke <id>         revoke an OAuth client and every token issued to it
   credentials list <customer> list a customer's credentials, soft credentials included (never a secret)
@@ -144,6 +147,8 @@ async function clients(config: Config, args: string[]): Promise<void> {
         scope: { type: 'string', multiple: true },
         public: { type: 'boolean' },
         application: { type: 'string' },
+        'require-par': { type: 'boolean' },
+        dpop: { type: 'boolean' },
       },
       allowPositionals: true,
     })
@@ -163,6 +168,8 @@ async function clients(config: Config, args: string[]): Promise<void> {
           scopes: values.scope ?? [],
           public: values.public ?? false,
           applicationId: values.application,
+          requirePar: values['require-par'] ?? false,
+          requireDpop: values.dpop ?? false,
         })
       } catch (err) {
         if (err instanceof ClientRegistrationError) throw new UsageError(err.message)
@@ -170,7 +177,8 @@ async function clients(config: Config, args: string[]): Promise<void> {
       }
       const { client, secret } = created
       const kind = client.confidential ? 'confidential' : 'public (PKCE, no secret)'
-      process.stdout.write(`Created OAuth client ${client.id} (${client.name}), ${kind}, scopes: ${client.scopes.join(' ')}.\n`)
+      const options = [client.requirePar ? 'requires PAR' : '', client.requireDpop ? 'requires DPoP' : ''].filter(Boolean).join(', ')
+      process.stdout.write(`Created OAuth client ${client.id} (${client.name}), ${kind}, scopes: ${client.scopes.join(' ')}${options ? `, ${options}` : ''}.\n`)
       process.stdout.write(
         client.publicId ? `client_id: ${client.publicId}\n` : `client_id: the key of application ${client.applicationId} (its x-svc-key)\n`,
       )
@@ -187,9 +195,10 @@ async function clients(config: Config, args: string[]): Promise<void> {
           [...c.redirectUris, ...(c.loopbackRedirects ? ['http://localhost|127.0.0.1 (any port and path)'] : [])].join(' ') || '-',
           c.revokedAt ? 'revoked' : 'active',
           c.createdAt,
+          [c.requirePar ? 'require-par' : '', c.requireDpop ? 'dpop' : ''].filter(Boolean).join(' ') || '-',
         ].join('\t'),
       )
-      process.stdout.write(['id\tname\tclient_id\ttype\tscopes\tredirect URIs\tstatus\tcreated', ...lines].join('\n') + '\n')
+      process.stdout.write(['id\tname\tclient_id\ttype\tscopes\tredirect URIs\tstatus\tcreated\toptions', ...lines].join('\n') + '\n')
     } else if (action === 'revoke') {
       if (!id) throw new UsageError('clients revoke needs a client id (see clients list)')
       if (!(await service.revoke(id))) throw new UsageError(`no active OAuth client with id ${id}`)

@@ -38,6 +38,11 @@ const EnvSchema = Type.Object({
   // No default here: it depends on MODE (allowed in the sandbox, refused in production).
   OUTBOUND_ALLOW_PRIVATE_NETWORKS: Type.Optional(Type.Enum(['true', 'false'])),
   OUTBOUND_TIMEOUT_MS: Type.Integer({ minimum: 100, maximum: 300_000, default: 10_000 }),
+  PUBLIC_URL: Type.Optional(Type.String({ pattern: '^https?://[^/?#]+$' })),
+  OAUTH_SIGN_IN_PER_MINUTE: Type.Integer({ minimum: 1, default: 20 }),
+  OAUTH_SIGN_IN_PER_CLIENT_PER_MINUTE: Type.Integer({ minimum: 1, default: 600 }),
+  OAUTH_CLIENT_CALLS_PER_MINUTE: Type.Integer({ minimum: 1, default: 120 }),
+  OAUTH_CLIENT_CALLS_PER_CLIENT_PER_MINUTE: Type.Integer({ minimum: 1, default: 3000 }),
 })
 
 export interface Config {
@@ -83,6 +88,18 @@ export interface Config {
    * serialising the config never shows it.
    */
   readonly secretsKey: string
+  /**
+   * The server's base URL as clients reach it (scheme and authority, no path): the OAuth issuer, and the URL DPoP
+   * proofs name. Unset: derived from each request's protocol and Host header.
+   */
+  readonly publicUrl: string | undefined
+  /** Throttles of the OAuth sign-in page and the client-authenticated endpoints, per process (see README). */
+  readonly oauthLimits: {
+    signInPerMinute: number
+    signInPerClientPerMinute: number
+    clientCallsPerMinute: number
+    clientCallsPerClientPerMinute: number
+  }
   /**
    * Outbound calls (webhook deliveries) may reach loopback and private addresses. True by default in the
    * sandbox, where receivers run on the developer's machine; false by default in production (SSRF guard).
@@ -156,6 +173,13 @@ export function loadConfig(env: Env): Config {
     maxConnections: e.MAX_CONNECTIONS,
     outboundAllowPrivateNetworks: (e.OUTBOUND_ALLOW_PRIVATE_NETWORKS ?? (e.MODE === 'sandbox' ? 'true' : 'false')) === 'true',
     outboundTimeoutMs: e.OUTBOUND_TIMEOUT_MS,
+    publicUrl: e.PUBLIC_URL,
+    oauthLimits: Object.freeze({
+      signInPerMinute: e.OAUTH_SIGN_IN_PER_MINUTE,
+      signInPerClientPerMinute: e.OAUTH_SIGN_IN_PER_CLIENT_PER_MINUTE,
+      clientCallsPerMinute: e.OAUTH_CLIENT_CALLS_PER_MINUTE,
+      clientCallsPerClientPerMinute: e.OAUTH_CLIENT_CALLS_PER_CLIENT_PER_MINUTE,
+    }),
   } as Omit<Config, 'secretsKey'>
   return Object.freeze(Object.defineProperty(config, 'secretsKey', { value: secretsKey, enumerable: false }) as Config)
 }

@@ -68,14 +68,22 @@ export function createServices(config: Config, infrastructure: Infrastructure, o
   const accessTokens: AccessTokenResolver = { find: (hash) => oauth.services.tokens.find(hash), revoke: (hash) => oauth.services.tokens.revoke(hash) }
   // In the sandbox everyone shares the published customers, so a guessing run locks them for its sender only.
   const identity = identityFeature({ db, clock, secretsKey: config.secretsKey, accessTokens, lockoutPerSource: config.mode === 'sandbox' })
-  const oauth = oauthFeature({ db, clock, applications, identity: identity.services, secretsKey: config.secretsKey })
+  const oauth = oauthFeature({ db, clock, applications, identity: identity.services, secretsKey: config.secretsKey, publicUrl: config.publicUrl, limits: config.oauthLimits })
   const banking = bankingFeature({
     db,
     clock,
     applications,
     maintenance,
     identity: identity.services,
-    settings: { lenientTokens: config.mode === 'sandbox' && !config.sandboxStrictTokens, rateLimitPerMinute: config.rateLimitPerMinute, throttlePerSource: config.mode === 'sandbox' },
+    // Banking never imports OAuth: it checks the proofs of DPoP-bound tokens through platform's verifier interface,
+    // backed by OAuth's replay memory.
+    dpop: oauth.services.dpop,
+    settings: {
+      lenientTokens: config.mode === 'sandbox' && !config.sandboxStrictTokens,
+      rateLimitPerMinute: config.rateLimitPerMinute,
+      throttlePerSource: config.mode === 'sandbox',
+      publicUrl: config.publicUrl,
+    },
     extraRoutes: options.extraV2Routes,
   })
   const organizations = createOrganizationService({ db, clock })

@@ -5,6 +5,7 @@
 import { invalid, unauthenticated } from '../platform/errors.js'
 import { NOT_A_TOKEN, type IdentityService, type SignInContext } from '../identity/service.js'
 import type { Claim, Principal } from '../identity/types.js'
+import type { DpopVerifier } from '../platform/dpop.js'
 import { CREDENTIAL_KINDS, SOFT_CREDENTIAL_TYPES, type CredentialKind, type Credentials, type LoginBody } from './schemas.js'
 
 /** The scope an OAuth access token needs to act on the banking interface. */
@@ -35,12 +36,19 @@ export interface AuthService {
    * Resolves an Authorization header to a principal, or throws unauthenticated (API-448). `applicationId` is the
    * calling application (its x-svc-key): an OAuth token granted to another application's key is refused.
    */
-  authenticate(header: string | undefined, applicationId?: string): Promise<BankingPrincipal>
+  authenticate(header: string | undefined, applicationId?: string, proof?: RequestProof): Promise<BankingPrincipal>
   /** The principal of a session verified in the last second, without waiting: the hot path. */
   recall(header: string | undefined): BankingPrincipal | undefined
   /** Ends a session; an OAuth access token's logout ends its whole grant. */
   logout(principal: BankingPrincipal): Promise<void>
   createSoftCredential(principal: BankingPrincipal, type: string): Promise<string>
+}
+
+/** The request a DPoP-scheme Authorization came with: what its proof must name, and the proof (the DPoP header). */
+export interface RequestProof {
+  method: string
+  url: string
+  proof: string | string[] | undefined
 }
 
 export interface AuthOptions {
@@ -99,8 +107,24 @@ function bankingPrincipal(principal: Principal, applicationId: string | undefine
   return { customerId: principal.customerId, restricted: false, tokenHash: principal.tokenHash, source: 'oauth' }
 }
 
-export function createAuthService(deps: { identity: IdentityService; options?: AuthOptions }): AuthService {
-  const { identity } = deps
+export function createAuthService(deps: { identity: IdentityService; dpop?: DpopVerifier; options?: AuthOptions }): AuthService {
+  const { identity, dpop } = deps
+
+  /**
+   * `Authorization: DPoP <token>` (RFC 9449 7.1): only a DPoP-bound access token, with a fresh proof by its key for
+   * this method and URL, bound to the token (ath). Never the sandbox's any-string customer.
+   */
+  async function authenticateDpop(header: string, applicationId: string | undefined, proof: RequestProof | undefined): Promise<BankingPrincipal> {
+    const token = header.replace(/^DPoP\s+/i, '').trim()
+    const principal = token === '' ? undefined : await identity.resolvePrincipal(token)
+    if (!principal || principal.source !== 'oauth' || principal.jkt === null || !proof || !dpop) {
+      throw unauthenticated([{ field: 'Authorization', reason: 'the DPoP scheme needs a DPoP-bound access token' }])
+    }
+    const checked = await dpop.verify(proof.proof, { method: proof.method, url: proof.url, accessToken: token })
+    if (!checked.ok) throw unauthenticated([{ field: 'DPoP', reason: checked.reason }])
+    if (checked.jkt !== principal.jkt) throw unauthenticated([{ field: 'DPoP', reason: 'the DPoP proof is not signed by the key the token is bound to' }])
+    return bankingPrincipal(principal, applicationId)
+  }
   const lenientCustomerId = deps.options?.lenientCustomerId
   const lenientPrincipal: BankingPrincipal | undefined = lenientCustomerId ? Object.freeze({ customerId: lenientCustomerId, restricted: false }) : undefined
 
@@ -120,8 +144,13 @@ export function createAuthService(deps: { identity: IdentityService; options?: A
       return lenientPrincipal
     },
 
-    async authenticate(header, applicationId) {
+    async authenticate(header, applicationId, proof) {
+      if (proof !== undefined && header !== undefined) return authenticateDpop(header, applicationId, proof)
       const principal = await identity.resolvePrincipal(header)
+      // A DPoP-bound token is worthless without its key: sent as a bearer token it is refused (RFC 9449 7.1).
+      if (principal?.source === 'oauth' && principal.jkt !== null) {
+        throw unauthenticated([{ field: 'Authorization', reason: 'a DPoP-bound token must be sent as Authorization: DPoP <token> with a DPoP proof' }])
+      }
       if (principal) return bankingPrincipal(principal, applicationId)
       // The sandbox accepts any other string as the first sandbox customer (banking spec, Authentication 3).
       if (lenientPrincipal) return lenientPrincipal

@@ -3,6 +3,7 @@
 import type { ApplicationService } from '../applications/service.js'
 import type { Clock } from '../platform/clock.js'
 import type { Db } from '../platform/db/database.js'
+import type { DpopVerifier } from '../platform/dpop.js'
 import type { Feature } from '../platform/feature.js'
 import type { App } from '../platform/http/app.js'
 import type { MaintenanceSwitch } from '../platform/maintenance.js'
@@ -35,7 +36,11 @@ export interface BankingDeps {
     rateLimitPerMinute: number
     /** Sandbox: throttle per key and source address, so one client's flood does not deny the shared key to others. */
     throttlePerSource: boolean
+    /** PUBLIC_URL: the base of the URL a DPoP proof names (htu); derived from each request when unset. */
+    publicUrl?: string
   }
+  /** Checks the DPoP proofs that come with DPoP-bound OAuth access tokens (RFC 9449); passed in at wiring. */
+  dpop?: DpopVerifier
   extraRoutes?: readonly V2Routes[]
 }
 
@@ -49,6 +54,7 @@ export function bankingFeature(deps: BankingDeps): Feature<BankingServices> {
   const { db, clock } = deps
   const auth = createAuthService({
     identity: deps.identity,
+    dpop: deps.dpop,
     options: { lenientCustomerId: deps.settings.lenientTokens ? SANDBOX_CUSTOMER_1_ID : undefined },
   })
   const accounts = createAccountsService({ db })
@@ -66,7 +72,7 @@ export function bankingFeature(deps: BankingDeps): Feature<BankingServices> {
           throttlePerSource: deps.settings.throttlePerSource,
           clock,
         })
-        await bankingRoutes(v2, { auth, accounts })
+        await bankingRoutes(v2, { auth, accounts }, { publicUrl: deps.settings.publicUrl })
         for (const routes of deps.extraRoutes ?? []) await routes(v2)
       },
     },
@@ -78,7 +84,7 @@ export function bankingFeature(deps: BankingDeps): Feature<BankingServices> {
           type: 'apiKey',
           in: 'header',
           name: 'Authorization',
-          description: 'The token from POST /v2/auth (loginResponse.tokens[0].value), sent bare, without "Bearer "; or an OAuth access token',
+          description: 'The token from POST /v2/auth (loginResponse.tokens[0].value), sent bare, without "Bearer "; or an OAuth access token; a DPoP-bound one as "DPoP <token>" with a DPoP header proof (RFC 9449) for the request\'s method and URL (API-448 otherwise)',
         },
       },
     },

@@ -4,6 +4,7 @@
 import type { FastifyReply, FastifyRequest, HookHandlerDoneFunction } from 'fastify'
 import { Type } from 'typebox'
 import type { App } from '../platform/http/app.js'
+import { requestUrlOf } from '../platform/http/public-url.js'
 import { SUCCESS } from './errors.js'
 import { sendRendered } from '../platform/rendered.js'
 import { errorResponses, successBody } from './gateway/schemas.js'
@@ -35,10 +36,11 @@ export interface BankingServices {
 }
 
 const tags = ['banking']
+const DPOP_SCHEME = /^DPoP\s/i
 const authenticated = { security: [{ svcKey: [], authorization: [] }] }
 const unauthorized = errorResponses(['API-448'])
 
-export async function bankingRoutes(v2: App, services: BankingServices): Promise<void> {
+export async function bankingRoutes(v2: App, services: BankingServices, options: { publicUrl?: string } = {}): Promise<void> {
   const { auth, accounts } = services
   // Declared up front so every request object keeps one shape (Fastify's advice for per-request properties).
   v2.decorateRequest('principal', undefined)
@@ -51,7 +53,10 @@ export async function bankingRoutes(v2: App, services: BankingServices): Promise
       request.principal = known
       return done()
     }
-    auth.authenticate(request.headers.authorization, request.application?.id).then((principal) => {
+    // Only a DPoP-scheme header makes the proof's request URL (RFC 9449 7): a bearer token pays nothing for DPoP.
+    const header = request.headers.authorization
+    const proof = header !== undefined && DPOP_SCHEME.test(header) ? { method: request.method, url: requestUrlOf(request, options.publicUrl), proof: request.headers['dpop'] } : undefined
+    auth.authenticate(header, request.application?.id, proof).then((principal) => {
       request.principal = principal
       done()
     }, done)

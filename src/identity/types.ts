@@ -23,6 +23,8 @@ export interface AccessTokenPrincipal {
   scopes: readonly string[]
   expiresAt: string
   tokenHash: string
+  /** The RFC 7638 thumbprint of the DPoP key the token is bound to (RFC 9449), or null for a bearer token. */
+  jkt: string | null
 }
 
 /** Who a presented Authorization/bearer string acts for. */
@@ -35,6 +37,8 @@ export interface AccessToken {
   customerId: string | null
   scopes: readonly string[]
   expiresAt: string
+  /** The thumbprint of the DPoP key the token is bound to, or null for a bearer token. */
+  jkt: string | null
   /** Not expired and not revoked (itself, its refresh family, its client or its application). */
   active: boolean
 }

@@ -14,6 +14,8 @@ import type { Clock } from '../platform/clock.js'
 import { randomSecret, sha256Hex } from '../platform/crypto.js'
 import type { Db } from '../platform/db/database.js'
 import type { IdentityService, SignInContext } from '../identity/service.js'
+import { createClientThrottle, type OAuthLimits } from './client-auth.js'
+import type { ParService, PushedRequest } from './par-service.js'
 import { checkAuthorizeRequest, pageProblem, readAuthorizeParams } from './authorize-request.js'
 import type { ClientService, OAuthClient } from './clients-service.js'
 import { MAX_PENDING_REQUEST_LENGTH, openPendingRequest, pendingRequestKey, sealPendingRequest, type PendingRequest } from './pending-request.js'
@@ -45,12 +47,19 @@ export type AuthorizeOutcome =
   | { kind: 'redirect'; location: string }
   | { kind: 'sign-in'; view: PageView; failed: boolean; username?: string }
   | { kind: 'consent'; view: PageView }
+  /** Too many sign-ins for this client (from this source, or in all): a page at 429 with Retry-After. */
+  | { kind: 'throttled'; retryAfter: number; message: string }
+
+/** Who answers the page: the issuer named in every redirect (RFC 9207), and the caller's address. */
+export interface AuthorizeContext extends SignInContext {
+  issuer: string
+}
 
 export interface AuthorizeService {
   /** GET /oauth2/v3/authorize: checks the request and renders it, signed and bound to `browserId`; writes nothing. */
-  start(query: Record<string, unknown>, browserId: string): Promise<AuthorizeOutcome>
+  start(query: Record<string, unknown>, browserId: string, context: AuthorizeContext): Promise<AuthorizeOutcome>
   /** POST /oauth2/v3/authorize: the sign-in form, or the Allow/Deny form. `context.source` is the caller's address. */
-  answer(form: Record<string, unknown>, browserId: string | undefined, context?: SignInContext): Promise<AuthorizeOutcome>
+  answer(form: Record<string, unknown>, browserId: string | undefined, context: AuthorizeContext): Promise<AuthorizeOutcome>
 }
 
 /** Housekeeping: deletes expired consents (answered or abandoned after sign-in), and codes long past any replay. */
@@ -59,6 +68,12 @@ export async function pruneConsentsAndCodes(db: Pick<Db, 'kysely'>, clock: Clock
   const consents = await repo.deleteExpiredConsents(db.kysely, now.toISOString())
   const codes = await repo.deleteCodesExpiredBefore(db.kysely, new Date(now.getTime() - CODE_MEMORY_MS).toISOString())
   return consents + codes
+}
+
+const UNKNOWN_CLIENT: AuthorizeOutcome = {
+  kind: 'error',
+  status: 400,
+  message: 'The application that sent you here is not registered with us, or its access has been withdrawn.',
 }
 
 const EXPIRED: AuthorizeOutcome = {
@@ -84,9 +99,37 @@ export function createAuthorizeService(deps: {
   identity: Pick<IdentityService, 'verify'>
   /** The server secret (config.secretsKey); the pending requests' signing key is derived from it. */
   secretsKey: string
+  /** Pushed authorization requests, redeemed by request_uri. */
+  par: Pick<ParService, 'take'>
+  limits: Pick<OAuthLimits, 'signInPerMinute' | 'signInPerClientPerMinute'>
 }): AuthorizeService {
-  const { db, clock, clients, identity } = deps
+  const { db, clock, clients, identity, par } = deps
   const pendingKey = pendingRequestKey(deps.secretsKey)
+  const signInThrottle = createClientThrottle(deps.limits.signInPerMinute, deps.limits.signInPerClientPerMinute, clock)
+
+  /** The sign-in page for a checked request: the request sealed into the form, bound to this browser. */
+  function signInPage(client: OAuthClient, request: PushedRequest, browserId: string, issuer: string): AuthorizeOutcome {
+    const pending: PendingRequest = { clientId: client.id, ...request, browserHash: sha256Hex(browserId), expiresAt: clock.now().getTime() + CONSENT_TTL_MS }
+    const sealed = sealPendingRequest(pendingKey, pending)
+    if (sealed.length > MAX_PENDING_REQUEST_LENGTH) {
+      const location = withParams(request.redirectUri, { error: 'invalid_request', error_description: 'the request is too long', state: request.state ?? undefined, iss: issuer })
+      return { kind: 'redirect', location }
+    }
+    return { kind: 'sign-in', view: view(client, pending, sealed), failed: false }
+  }
+
+  /** GET with client_id and request_uri (RFC 9126 4): the pushed request, taken once; no redirect can be trusted else. */
+  async function startPushed(query: Record<string, unknown>, browserId: string, issuer: string): Promise<AuthorizeOutcome> {
+    const clientId = query['client_id']
+    if (typeof clientId !== 'string' || clientId === '') return { kind: 'error', status: 400, message: 'The request does not say which application is asking (client_id is missing).' }
+    const requestUri = query['request_uri']
+    if (typeof requestUri !== 'string') return { kind: 'error', status: 400, message: 'The request names more than one pushed request (request_uri).' }
+    const client = await clients.find(clientId)
+    if (!client) return UNKNOWN_CLIENT
+    const pushed = await par.take(client, requestUri)
+    if (!pushed) return { kind: 'error', status: 400, message: 'This sign-in link has expired or was already used. Go back to the application and start again.' }
+    return signInPage(client, pushed, browserId, issuer)
+  }
 
   function view(client: OAuthClient, request: { scope: string; redirectUri: string }, csrfToken: string): PageView {
     const url = new URL(request.redirectUri)
@@ -103,51 +146,47 @@ export function createAuthorizeService(deps: {
   }
 
   return {
-    async start(query, browserId) {
+    async start(query, browserId, context) {
+      if (query['request_uri'] !== undefined && query['request_uri'] !== '') return startPushed(query, browserId, context.issuer)
       const params = readAuthorizeParams(query)
       const problem = pageProblem(params)
       if (problem) return { kind: 'error', status: 400, message: problem }
       const client = await clients.find(params.clientId!)
-      if (!client) return { kind: 'error', status: 400, message: 'The application that sent you here is not registered with us, or its access has been withdrawn.' }
+      if (!client) return UNKNOWN_CLIENT
       const redirectUri = params.redirectUri!
       if (!redirectAllowed(client, redirectUri)) {
         return { kind: 'error', status: 400, message: 'The address the application asked us to send you back to is not registered for it.' }
       }
+      const iss = context.issuer
+      // RFC 9126 5: a client registered to push its requests is refused a plain one, at its own redirect URI.
+      if (client.requirePar) {
+        const description = 'this client must push its authorization request (RFC 9126) and send request_uri'
+        return { kind: 'redirect', location: withParams(redirectUri, { error: 'invalid_request', error_description: description, state: params.state, iss }) }
+      }
       const checked = checkAuthorizeRequest(params, client.scopes)
       if ('error' in checked) {
-        return { kind: 'redirect', location: withParams(redirectUri, { error: checked.error, error_description: checked.description, state: params.state }) }
+        return { kind: 'redirect', location: withParams(redirectUri, { error: checked.error, error_description: checked.description, state: params.state, iss }) }
       }
-
-      const pending: PendingRequest = {
-        clientId: client.id,
-        redirectUri,
-        scope: formatScope(checked.scopes),
-        state: checked.state ?? null,
-        codeChallenge: checked.codeChallenge,
-        brand: checked.brand,
-        lob: checked.lob,
-        browserHash: sha256Hex(browserId),
-        expiresAt: clock.now().getTime() + CONSENT_TTL_MS,
-      }
-      const sealed = sealPendingRequest(pendingKey, pending)
-      if (sealed.length > MAX_PENDING_REQUEST_LENGTH) {
-        return { kind: 'redirect', location: withParams(redirectUri, { error: 'invalid_request', error_description: 'the request is too long', state: params.state }) }
-      }
-      return { kind: 'sign-in', view: view(client, pending, sealed), failed: false }
+      const request = { redirectUri, scope: formatScope(checked.scopes), state: checked.state ?? null, codeChallenge: checked.codeChallenge, brand: checked.brand, lob: checked.lob }
+      return signInPage(client, request, browserId, iss)
     },
 
     async answer(form, browserId, context) {
       const csrfToken = single(form, 'csrf_token')
       if (!csrfToken || !browserId) return EXPIRED
       // The sign-in form carries the signed request (it has a dot); the consent form a random value (it has none).
-      return csrfToken.includes('.') ? signIn(form, csrfToken, browserId, context) : decide(form, csrfToken, browserId)
+      return csrfToken.includes('.') ? signIn(form, csrfToken, browserId, context) : decide(form, csrfToken, browserId, context.issuer)
     },
   }
 
-  async function signIn(form: Record<string, unknown>, sealed: string, browserId: string, context: SignInContext | undefined): Promise<AuthorizeOutcome> {
+  async function signIn(form: Record<string, unknown>, sealed: string, browserId: string, context: AuthorizeContext): Promise<AuthorizeOutcome> {
     const now = clock.now()
     const pending = openPendingRequest(pendingKey, sealed, now.getTime())
     if (!pending || !sameHash(pending.browserHash, sha256Hex(browserId))) return EXPIRED
+    // Counted per client (the signed request names it, so nobody can spend another client's allowance from a page
+    // of their own client), per source and in all, before any database or scrypt work.
+    const wait = signInThrottle(pending.clientId, context.source)
+    if (wait !== undefined) return { kind: 'throttled', retryAfter: wait, message: `Too many sign-in attempts. Please wait ${wait} seconds and try again.` }
     const requestHash = sha256Hex(sealed)
     if (await repo.requestSpent(db.kysely, requestHash)) return EXPIRED
     const client = await clients.get(pending.clientId)
@@ -159,7 +198,7 @@ export function createAuthorizeService(deps: {
     if (!username || !password || username.length > MAX_CREDENTIAL_LENGTH || password.length > MAX_CREDENTIAL_LENGTH) return failed
     let customerId: string
     try {
-      customerId = (await identity.verify(pending.brand, pending.lob, { kind: 'usernamePassword', identifier: username, secret: password }, context)).customerId
+      customerId = (await identity.verify(pending.brand, pending.lob, { kind: 'usernamePassword', identifier: username, secret: password }, { source: context.source })).customerId
     } catch (err) {
       // Every sign-in failure (unknown user, wrong password, locked) reads the same on the page.
       if (err instanceof DomainError && err.kind === 'unauthenticated') return failed
@@ -187,7 +226,7 @@ export function createAuthorizeService(deps: {
     return opened ? { kind: 'consent', view: view(client, pending, next) } : EXPIRED
   }
 
-  async function decide(form: Record<string, unknown>, csrfToken: string, browserId: string): Promise<AuthorizeOutcome> {
+  async function decide(form: Record<string, unknown>, csrfToken: string, browserId: string, iss: string): Promise<AuthorizeOutcome> {
     if (csrfToken.length > 64) return EXPIRED
     const consent = await repo.findConsent(db.kysely, sha256Hex(csrfToken))
     if (!consent || consent.customer_id === null || consent.answered_at !== null || !sameHash(consent.browser_hash, sha256Hex(browserId))) return EXPIRED
@@ -202,7 +241,7 @@ export function createAuthorizeService(deps: {
     if (!taken) return EXPIRED
     const state = taken.state ?? undefined
     if (decision === 'deny') {
-      return { kind: 'redirect', location: withParams(taken.redirect_uri, { error: 'access_denied', error_description: 'the account holder denied access', state }) }
+      return { kind: 'redirect', location: withParams(taken.redirect_uri, { error: 'access_denied', error_description: 'the account holder denied access', state, iss }) }
     }
     const code = randomSecret(32)
     await repo.insertCode(db.kysely, {
@@ -217,6 +256,6 @@ export function createAuthorizeService(deps: {
       grant_id: null,
       created_at: now.toISOString(),
     })
-    return { kind: 'redirect', location: withParams(taken.redirect_uri, { code, state }) }
+    return { kind: 'redirect', location: withParams(taken.redirect_uri, { code, state, iss }) }
   }
 }

@@ -30,6 +30,10 @@ export interface OAuthClient {
   /** Sandbox: any http redirect URI on localhost or 127.0.0.1 is accepted too. */
   loopbackRedirects: boolean
   scopes: string[]
+  /** Its authorization requests must be pushed (RFC 9126) and name a request_uri. */
+  requirePar: boolean
+  /** Its tokens must be DPoP-bound (RFC 9449): every token request carries a proof. */
+  requireDpop: boolean
   createdAt: string
   revokedAt: string | null
 }
@@ -41,6 +45,8 @@ export interface NewClient {
   public: boolean
   /** Link to this application: its key becomes the client_id. */
   applicationId?: string
+  requirePar?: boolean
+  requireDpop?: boolean
 }
 
 /** A registration the rules refuse; the message says which rule. */
@@ -118,6 +124,8 @@ export function createClientService(deps: { db: Pick<Db, 'kysely'>; clock: Clock
         redirect_uris: JSON.stringify(redirectUris),
         loopback_redirects: 0,
         scopes: formatScope(scopes),
+        require_par: input.requirePar ? 1 : 0,
+        require_dpop: input.requireDpop ? 1 : 0,
         created_at: clock.now().toISOString(),
         revoked_at: null,
       }
@@ -143,6 +151,8 @@ export function createClientService(deps: { db: Pick<Db, 'kysely'>; clock: Clock
         redirect_uris: '[]',
         loopback_redirects: 1,
         scopes: formatScope(SCOPE_NAMES),
+        require_par: 0,
+        require_dpop: 0,
         created_at: clock.now().toISOString(),
         revoked_at: null,
       })
@@ -183,6 +193,8 @@ function toClient(row: repo.ClientRow): OAuthClient {
     redirectUris: JSON.parse(row.redirect_uris) as string[],
     loopbackRedirects: row.loopback_redirects === 1,
     scopes: row.scopes.split(' ').filter(Boolean),
+    requirePar: row.require_par === 1,
+    requireDpop: row.require_dpop === 1,
     createdAt: row.created_at,
     revokedAt: row.revoked_at,
   }

@@ -1,7 +1,7 @@
 // The OAuth error codes (RFC 6749, 4.1.2.1 and 5.2) as one closed set, and the error families of the token
 // endpoint and the authorize pages.
 import type { FastifyError } from 'fastify'
-import type { ErrorFamily } from '../platform/http/error-family.js'
+import type { ErrorFamily, WireError } from '../platform/http/error-family.js'
 
 // The OAuth error codes (RFC 6749, 4.1.2.1 and 5.2). The token endpoint answers every one of
 // them with HTTP 500, as the reporting spec says a token refresh failure does; the authorize endpoint carries them
@@ -16,8 +16,16 @@ export const TOKEN_ERROR_CODES = [
   'invalid_scope',
   'temporarily_unavailable',
   'server_error',
+  'invalid_dpop_proof',
 ] as const
 export type TokenErrorCode = (typeof TOKEN_ERROR_CODES)[number]
+
+/**
+ * The codes of the other client-authenticated endpoints (revocation, introspection, pushed authorization requests):
+ * the token endpoint's, plus the authorization request's own (a pushed request is checked as an authorize one).
+ */
+export const ENDPOINT_ERROR_CODES = [...TOKEN_ERROR_CODES, 'unsupported_response_type'] as const
+export type EndpointErrorCode = (typeof ENDPOINT_ERROR_CODES)[number]
 
 export const AUTHORIZE_ERROR_CODES = ['invalid_request', 'unsupported_response_type', 'invalid_scope', 'access_denied', 'server_error'] as const
 export type AuthorizeErrorCode = (typeof AUTHORIZE_ERROR_CODES)[number]
@@ -26,7 +34,7 @@ export type AuthorizeErrorCode = (typeof AUTHORIZE_ERROR_CODES)[number]
 export class OAuthError extends Error {
   override name = 'OAuthError'
   constructor(
-    readonly code: TokenErrorCode,
+    readonly code: EndpointErrorCode,
     readonly description: string,
   ) {
     super(`${code}: ${description}`)
@@ -47,6 +55,7 @@ export const oauthTokenErrors: ErrorFamily<TokenErrorCode> = {
     invalid_scope: { http: 500, message: 'the scope is not valid' },
     temporarily_unavailable: { http: 500, message: 'the server is temporarily unable to handle the request' },
     server_error: { http: 500, message: 'the server could not complete the request' },
+    invalid_dpop_proof: { http: 500, message: 'the DPoP proof is not valid' },
   },
   kinds: {
     unauthenticated: 'invalid_client',
@@ -67,18 +76,57 @@ export const oauthTokenErrors: ErrorFamily<TokenErrorCode> = {
   headers: { 'cache-control': 'no-store', pragma: 'no-cache' },
   render: (error) => ({ error: error.code, error_description: error.details[0]?.reason ?? oauthTokenErrors.codes[error.code].message }),
   own(error) {
-    if (error instanceof OAuthError) return { code: error.code, details: [{ reason: error.description }] }
-    const e = error as Partial<FastifyError>
-    // The token endpoint's own wording for a malformed form; everything else takes the generic mapping.
-    if (e.validation) {
-      const field = e.validation[0]?.instancePath.replace(/^\//, '')
-      // No field: there was no body at all.
-      const reason = field ? `${field} must be sent once, as text of at most 2048 characters` : `the body must be ${FORM}`
-      return { code: 'invalid_request', details: [{ reason }] }
+    if (error instanceof OAuthError) {
+      const code = error.code === 'unsupported_response_type' ? 'invalid_request' : error.code
+      return { code, details: [{ reason: error.description }] }
     }
-    if (e.statusCode === 413) return { code: 'invalid_request', details: [{ reason: 'the request body is too large' }] }
-    if (e.statusCode === 415) return { code: 'invalid_request', details: [{ reason: `the body must be ${FORM}` }] }
-    return undefined
+    return formErrors(error)
+  },
+}
+
+/** A malformed form, in the words of the OAuth endpoints; undefined leaves other errors to the generic mapping. */
+function formErrors(error: unknown): WireError<'invalid_request'> | undefined {
+  const e = error as Partial<FastifyError>
+  // The token endpoint's own wording for a malformed form; everything else takes the generic mapping.
+  if (e.validation) {
+    const field = e.validation[0]?.instancePath.replace(/^\//, '')
+    // No field: there was no body at all.
+    const reason = field ? `${field} must be sent once, as text of at most 2048 characters` : `the body must be ${FORM}`
+    return { code: 'invalid_request', details: [{ reason }] }
+  }
+  if (e.statusCode === 413) return { code: 'invalid_request', details: [{ reason: 'the request body is too large' }] }
+  if (e.statusCode === 415) return { code: 'invalid_request', details: [{ reason: `the body must be ${FORM}` }] }
+  return undefined
+}
+
+/**
+ * Revocation (RFC 7009), introspection (RFC 7662) and pushed authorization requests (RFC 9126) answer at the RFCs'
+ * statuses: 400, and 401 with a Basic challenge for a failed client authentication (RFC 6749 5.2). The reporting
+ * spec's all-500 rule is the token endpoint's alone.
+ */
+export const oauthEndpointErrors: ErrorFamily<EndpointErrorCode> = {
+  name: 'oauth-endpoints',
+  codes: {
+    invalid_request: { http: 400, message: 'the request is malformed' },
+    invalid_client: { http: 401, message: 'client authentication failed' },
+    invalid_grant: { http: 400, message: 'the grant is not valid' },
+    unauthorized_client: { http: 400, message: 'the client may not do this' },
+    unsupported_grant_type: { http: 400, message: 'the grant type is not supported' },
+    invalid_scope: { http: 400, message: 'the scope is not valid' },
+    unsupported_response_type: { http: 400, message: 'the response type is not supported' },
+    invalid_dpop_proof: { http: 400, message: 'the DPoP proof is not valid' },
+    temporarily_unavailable: { http: 503, message: 'the server is temporarily unable to handle the request' },
+    server_error: { http: 500, message: 'the server could not complete the request' },
+  },
+  kinds: { ...oauthTokenErrors.kinds, forbidden: 'unauthorized_client' },
+  contentType: 'application/json;charset=UTF-8',
+  render: (error) => ({ error: error.code, error_description: error.details[0]?.reason ?? oauthEndpointErrors.codes[error.code].message }),
+  own(error) {
+    if (error instanceof OAuthError) {
+      const headers = error.code === 'invalid_client' ? { 'www-authenticate': 'Basic realm="finapi", charset="UTF-8"' } : undefined
+      return { code: error.code, details: [{ reason: error.description }], headers }
+    }
+    return formErrors(error)
   },
 }
 

@@ -7,7 +7,13 @@ import type { Db } from '../platform/db/database.js'
 import type { Feature } from '../platform/feature.js'
 import { createAuthorizeService, pruneConsentsAndCodes, type AuthorizeService } from './authorize-service.js'
 import { createClientService, type ClientService } from './clients-service.js'
-import { oauthTokenErrors } from './errors.js'
+import { createDpopVerifier, type DpopReplayStore, type DpopVerifier } from '../platform/dpop.js'
+import { createClientAuthentication, DEFAULT_OAUTH_LIMITS, type OAuthLimits } from './client-auth.js'
+import { ENDPOINT_PATHS } from './endpoint-routes.js'
+import { oauthEndpointErrors, oauthTokenErrors } from './errors.js'
+import { createIntrospectionService, type IntrospectionService } from './introspection-service.js'
+import { createParService, prunePushedRequests, type ParService } from './par-service.js'
+import * as repo from './repository.js'
 import { oauthRoutes } from './routes.js'
 import { OAUTH_SECURITY_SCHEMES } from './schemas.js'
 import { createTokenService, pruneTokens, type TokenService } from './token-service.js'
@@ -17,6 +23,10 @@ export interface OAuthServices {
   authorize: AuthorizeService
   /** Also resolves OAuth access tokens for the banking and reporting interfaces. */
   tokens: TokenService
+  introspection: IntrospectionService
+  par: ParService
+  /** Verifies DPoP proofs against the feature's replay memory; the banking interface checks bound tokens with it. */
+  dpop: DpopVerifier
 }
 
 export interface OAuthDeps {
@@ -27,29 +37,46 @@ export interface OAuthDeps {
   identity: Pick<IdentityService, 'verify'>
   /** The server secret; the sign-in page's signed pending requests use a key derived from it. */
   secretsKey: string
+  /** PUBLIC_URL: the issuer, and the base of the URLs DPoP proofs name; derived from each request when unset. */
+  publicUrl?: string
+  /** The guessing throttles (per process); defaults when not given. */
+  limits?: OAuthLimits
 }
 
 const DESCRIPTION = `OAuth 2.0 authorization server (\`/oauth2/v3\`): the account holder signs in and allows a client at
 \`/oauth2/v3/authorize\` (authorization code with PKCE S256); clients exchange codes, refresh tokens and get
-client_credentials tokens at \`/oauth2/v3/token\`. An access token works as \`Authorization: <token>\` on \`/v2\`.`
+client_credentials tokens at \`/oauth2/v3/token\`, revoke (\`/oauth2/v3/revoke\`, RFC 7009) and introspect
+(\`/oauth2/v3/introspect\`, RFC 7662) tokens, and push authorization requests (\`/oauth2/v3/par\`, RFC 9126). Tokens can be
+DPoP-bound (RFC 9449). Metadata: \`/.well-known/oauth-authorization-server\` (RFC 8414). An access token works as
+\`Authorization: <token>\` on \`/v2\` (a DPoP-bound one as \`Authorization: DPoP <token>\` with a \`DPoP\` proof).`
 
 export function oauthFeature(deps: OAuthDeps): Feature<OAuthServices> {
   const { db, clock } = deps
+  const limits = deps.limits ?? DEFAULT_OAUTH_LIMITS
   const clients = createClientService({ db, clock, applications: deps.applications })
-  const tokens = createTokenService({ db, clock, clients })
-  const authorize = createAuthorizeService({ db, clock, clients, identity: deps.identity, secretsKey: deps.secretsKey })
+  const authenticateClient = createClientAuthentication({ clients, clock, limits })
+  const replay: DpopReplayStore = {
+    firstSeen: (key, expiresAt) => repo.recordDpopProof(db.kysely, key, expiresAt.toISOString(), clock.now().toISOString()),
+  }
+  const dpop = createDpopVerifier({ clock, replay })
+  const tokens = createTokenService({ db, clock, authenticateClient, dpop })
+  const introspection = createIntrospectionService({ db, clock, authenticateClient })
+  const par = createParService({ db, clock, authenticateClient })
+  const authorize = createAuthorizeService({ db, clock, clients, identity: deps.identity, secretsKey: deps.secretsKey, par, limits })
   return {
     name: 'oauth',
-    services: { clients, authorize, tokens },
+    services: { clients, authorize, tokens, introspection, par, dpop },
     // Two scopes share /oauth2/v3 (the HTML pages and the JSON token endpoint), each with its own error family.
     // A request to the token endpoint that the HTTP parser rejects still answers an RFC 6749 error.
     http: {
-      families: [{ prefix: '/oauth2/v3/token', family: oauthTokenErrors }],
-      register: (app) => oauthRoutes(app, { oauthAuthorize: authorize, oauthTokens: tokens }),
+      families: [{ prefix: '/oauth2/v3/token', family: oauthTokenErrors }, ...ENDPOINT_PATHS.map((prefix) => ({ prefix, family: oauthEndpointErrors }))],
+      register: (app) => oauthRoutes(app, { oauthAuthorize: authorize, oauthTokens: tokens, oauthIntrospection: introspection, oauthPar: par, publicUrl: deps.publicUrl }),
     },
     housekeeping: [
       { name: 'oauth consents and codes', prune: () => pruneConsentsAndCodes(db, clock) },
       { name: 'oauth tokens and grants', prune: () => pruneTokens(db, clock) },
+      { name: 'oauth pushed requests', prune: () => prunePushedRequests(db, clock) },
+      { name: 'oauth dpop proofs', prune: () => repo.deleteExpiredDpopProofs(db.kysely, clock.now().toISOString()) },
     ],
     openapi: { description: DESCRIPTION, securitySchemes: OAUTH_SECURITY_SCHEMES },
   }

@@ -1,4 +1,5 @@
 // Reading form bodies, query strings and the one cookie the authorize pages use, without a framework plugin.
+import type { App } from '../platform/http/app.js'
 
 /** application/x-www-form-urlencoded (or a query string) as fields; a repeated field becomes a list. */
 export function parseForm(text: string): Record<string, string | string[]> {
@@ -23,4 +24,10 @@ export function readCookie(header: string | undefined, name: string): string | u
     if (eq > 0 && part.slice(0, eq).trim() === name) return part.slice(eq + 1).trim()
   }
   return undefined
+}
+
+/** Only form bodies: a JSON token request or consent answer is refused, not guessed at. */
+export function acceptFormsOnly(scope: App) {
+  scope.removeAllContentTypeParsers()
+  scope.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string' }, (_request, body, done) => done(null, parseForm(body as string)))
 }

@@ -7,6 +7,7 @@ import type {
   OAuthCodesTable,
   OAuthConsentsTable,
   OAuthGrantsTable,
+  OAuthPushedRequestsTable,
   OAuthTokensTable,
 } from '../platform/db/schema.js'
 
@@ -32,6 +33,8 @@ export async function upsertClient(db: Executor, row: Insertable<OAuthClientsTab
         loopback_redirects: row.loopback_redirects,
         scopes: row.scopes,
         secret_hash: row.secret_hash ?? null,
+        require_par: row.require_par,
+        require_dpop: row.require_dpop,
         revoked_at: null,
       }),
     )
@@ -151,6 +154,8 @@ export function findToken(db: Executor, tokenHash: string) {
       't.expires_at',
       't.used_at',
       't.grant_id',
+      't.created_at',
+      'g.jkt',
       'g.client_id',
       'g.customer_id',
       'g.scope as grant_scope',
@@ -190,4 +195,59 @@ export async function consumeRefreshToken(db: Executor, tokenHash: string, at: s
     .where('used_at', 'is', null)
     .executeTakeFirst()
   return Number(result.numUpdatedRows)
+}
+
+/** Revokes the grant `tokenHash` belongs to, if that token is the client's; returns whether one was found. */
+export async function revokeGrantOfToken(db: Executor, tokenHash: string, clientId: string, at: string): Promise<boolean> {
+  const token = await db
+    .selectFrom('oauth_tokens as t')
+    .innerJoin('oauth_grants as g', 'g.id', 't.grant_id')
+    .select('t.grant_id')
+    .where('t.token_hash', '=', tokenHash)
+    .where('g.client_id', '=', clientId)
+    .executeTakeFirst()
+  if (token) await revokeGrant(db, token.grant_id, at)
+  return token !== undefined
+}
+
+// ---- Pushed authorization requests (RFC 9126) --------------------------------------------------------------
+
+export async function insertPushedRequest(db: Executor, row: Insertable<OAuthPushedRequestsTable>): Promise<void> {
+  await db.insertInto('oauth_pushed_requests').values(row).execute()
+}
+
+/** Deletes and returns the client's live pushed request: of two uses, only one gets it. */
+export function takePushedRequest(db: Executor, uriHash: string, clientId: string, now: string) {
+  return db
+    .deleteFrom('oauth_pushed_requests')
+    .where('uri_hash', '=', uriHash)
+    .where('client_id', '=', clientId)
+    .where('expires_at', '>', now)
+    .returning(['request'])
+    .executeTakeFirst()
+}
+
+export async function deleteExpiredPushedRequests(db: Executor, now: string): Promise<number> {
+  const result = await db.deleteFrom('oauth_pushed_requests').where('expires_at', '<=', now).executeTakeFirst()
+  return Number(result.numDeletedRows)
+}
+
+// ---- DPoP proofs seen --------------------------------------------------------------------------------------
+
+/**
+ * Records a proof; false when it is already recorded and not expired. One statement on both databases: an insert,
+ * or the takeover of an expired row that housekeeping has not deleted yet.
+ */
+export async function recordDpopProof(db: Executor, proofHash: string, expiresAt: string, now: string): Promise<boolean> {
+  const result = await db
+    .insertInto('oauth_dpop_proofs')
+    .values({ proof_hash: proofHash, expires_at: expiresAt })
+    .onConflict((oc) => oc.column('proof_hash').doUpdateSet({ expires_at: expiresAt }).where('oauth_dpop_proofs.expires_at', '<=', now))
+    .executeTakeFirst()
+  return (result.numInsertedOrUpdatedRows ?? 0n) > 0n
+}
+
+export async function deleteExpiredDpopProofs(db: Executor, now: string): Promise<number> {
+  const result = await db.deleteFrom('oauth_dpop_proofs').where('expires_at', '<=', now).executeTakeFirst()
+  return Number(result.numDeletedRows)
 }

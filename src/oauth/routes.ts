@@ -9,14 +9,22 @@ import { randomSecret } from '../platform/crypto.js'
 import type { AuthorizeOutcome, AuthorizeService } from './authorize-service.js'
 import { CONSENT_TTL_MS } from './authorize-service.js'
 import { authorizePageErrors, oauthTokenErrors } from './errors.js'
-import { parseForm, parseQuery, readCookie } from './form.js'
+import { acceptFormsOnly, parseQuery, readCookie } from './form.js'
 import { ICON, STYLESHEET, consentPage, contentSecurityPolicy, errorPage, signInPage } from './page.js'
 import { AuthorizeQuery, CorrelationHeaders, TokenError, TokenRequest, TokenResponse } from './schemas.js'
 import type { TokenService } from './token-service.js'
+import { baseUrlOf, requestUrlOf } from '../platform/http/public-url.js'
+import { clientEndpoints, metadataRoute } from './endpoint-routes.js'
+import type { IntrospectionService } from './introspection-service.js'
+import type { ParService } from './par-service.js'
 
 export interface OAuthRouteServices {
   oauthAuthorize: AuthorizeService
   oauthTokens: TokenService
+  oauthIntrospection: IntrospectionService
+  oauthPar: ParService
+  /** PUBLIC_URL: the issuer and the URL DPoP proofs name; derived from each request when unset. */
+  publicUrl: string | undefined
 }
 
 const tags = ['oauth']
@@ -27,14 +35,10 @@ const BROWSER_COOKIE = 'finapi_oauth'
 const BROWSER_ID = /^[A-Za-z0-9_-]{43}$/
 
 export async function oauthRoutes(app: App, services: OAuthRouteServices): Promise<void> {
-  await app.register(async (scope) => authorizePages(scope, services.oauthAuthorize), { prefix: '/oauth2/v3' })
-  await app.register(async (scope) => tokenEndpoint(scope, services.oauthTokens), { prefix: '/oauth2/v3' })
-}
-
-/** Only form bodies: a JSON token request or consent answer is refused, not guessed at. */
-function acceptFormsOnly(scope: App) {
-  scope.removeAllContentTypeParsers()
-  scope.addContentTypeParser(FORM, { parseAs: 'string' }, (_request, body, done) => done(null, parseForm(body as string)))
+  await app.register(async (scope) => authorizePages(scope, services.oauthAuthorize, services.publicUrl), { prefix: '/oauth2/v3' })
+  await app.register(async (scope) => tokenEndpoint(scope, services.oauthTokens, services.publicUrl), { prefix: '/oauth2/v3' })
+  await app.register(async (scope) => clientEndpoints(scope, services.oauthIntrospection, services.oauthPar), { prefix: '/oauth2/v3' })
+  metadataRoute(app, services.publicUrl)
 }
 
 // ---- Authorize pages ---------------------------------------------------------------------------------------
@@ -62,6 +66,8 @@ function respond(reply: FastifyReply, outcome: AuthorizeOutcome) {
       return sendPage(reply, 200, signInPage(outcome.view, outcome), outcome.view.formAction)
     case 'consent':
       return sendPage(reply, 200, consentPage(outcome.view), outcome.view.formAction)
+    case 'throttled':
+      return sendPage(reply.header('retry-after', String(outcome.retryAfter)), 429, errorPage(outcome.message))
   }
 }
 
@@ -70,7 +76,7 @@ function browserId(request: FastifyRequest): string | undefined {
   return value !== undefined && BROWSER_ID.test(value) ? value : undefined
 }
 
-async function authorizePages(scope: App, authorize: AuthorizeService) {
+async function authorizePages(scope: App, authorize: AuthorizeService, publicUrl: string | undefined) {
   acceptFormsOnly(scope)
   scope.addHook('onRequest', async (_request, reply) => {
     reply.headers(PAGE_HEADERS)
@@ -93,8 +99,15 @@ async function authorizePages(scope: App, authorize: AuthorizeService) {
         querystring: AuthorizeQuery,
         response: {
           200: { description: 'The sign-in page', content: { 'text/html': { schema: Type.String() } } },
-          303: { description: 'Back to the redirect URI with error, error_description and state (a problem other than the client or redirect URI)' },
-          400: { description: 'Unknown or revoked client, or a redirect URI that is not registered: an error page, never a redirect', content: { 'text/html': { schema: Type.String() } } },
+          303: {
+            description:
+              'Back to the redirect URI with error, error_description, state and iss (a problem other than the client or redirect URI; ' +
+              'a plain request from a client that must push its requests answers error=invalid_request)',
+          },
+          400: {
+            description: 'Unknown or revoked client, a redirect URI that is not registered, or a request_uri that is unknown, expired or used: an error page, never a redirect',
+            content: { 'text/html': { schema: Type.String() } },
+          },
         },
       },
     },
@@ -104,12 +117,12 @@ async function authorizePages(scope: App, authorize: AuthorizeService) {
       const id = browserId(request) ?? randomSecret(32)
       const secure = request.protocol === 'https' ? '; Secure' : ''
       reply.header('set-cookie', `${BROWSER_COOKIE}=${id}; Path=/oauth2; HttpOnly; SameSite=Lax; Max-Age=${CONSENT_TTL_MS / 1000}${secure}`)
-      return respond(reply, await authorize.start(parseQuery(request.url), id))
+      return respond(reply, await authorize.start(parseQuery(request.url), id, { issuer: baseUrlOf(request, publicUrl) }))
     },
   )
 
   scope.post('/authorize', { schema: { hide: true } }, async (request, reply) =>
-    respond(reply, await authorize.answer((request.body ?? {}) as Record<string, unknown>, browserId(request), { source: request.ip })),
+    respond(reply, await authorize.answer((request.body ?? {}) as Record<string, unknown>, browserId(request), { source: request.ip, issuer: baseUrlOf(request, publicUrl) })),
   )
 
   const immutable = 'public, max-age=31536000, immutable'
@@ -123,7 +136,7 @@ async function authorizePages(scope: App, authorize: AuthorizeService) {
 
 // ---- Token endpoint ----------------------------------------------------------------------------------------
 
-async function tokenEndpoint(scope: App, tokens: TokenService) {
+async function tokenEndpoint(scope: App, tokens: TokenService, publicUrl: string | undefined) {
   acceptFormsOnly(scope)
   scope.addHook('onRequest', async (request, reply) => {
     const sent = request.headers['v-c-client-correlation-id']
@@ -147,7 +160,9 @@ async function tokenEndpoint(scope: App, tokens: TokenService) {
           'Form-encoded. Client authentication: HTTP Basic (client_secret_basic) or client_id and client_secret in the body; ' +
           'a public client sends client_id only. grant_type=authorization_code needs code, redirect_uri and code_verifier; ' +
           'refresh_token needs refresh_token (each refresh returns a new one; presenting a used one revokes the whole grant); ' +
-          'client_credentials is for confidential clients. Every failure answers HTTP 500 with an RFC 6749 error. ' +
+          'client_credentials is for confidential clients. A DPoP header (RFC 9449 proof, ES256 or EdDSA) binds the tokens to its key ' +
+          '(token_type DPoP; required for clients registered with --dpop, and for refreshing a bound grant). ' +
+          'Every failure answers HTTP 500 with an RFC 6749 error (temporarily_unavailable with Retry-After when a client_id is throttled). ' +
           'The v-c-client-correlation-id header is echoed.',
         consumes: [FORM],
         headers: CorrelationHeaders,
@@ -156,6 +171,9 @@ async function tokenEndpoint(scope: App, tokens: TokenService) {
         response: { 200: TokenResponse, 500: TokenError },
       },
     },
-    async (request, reply) => reply.type(TOKEN_CONTENT_TYPE).send(await tokens.token(request.body, request.headers.authorization)),
+    async (request, reply) => {
+      const context = { source: request.ip, url: requestUrlOf(request, publicUrl), dpop: request.headers['dpop'] }
+      return reply.type(TOKEN_CONTENT_TYPE).send(await tokens.token(request.body, request.headers.authorization, context))
+    },
   )
 }

@@ -32,7 +32,7 @@ export type TokenRequest = Static<typeof TokenRequest>
 export const TokenResponse = Type.Object(
   {
     access_token: Type.String({ description: 'Send as `Authorization: <token>` (banking) or `Authorization: Bearer <token>`' }),
-    token_type: Type.Literal('bearer'),
+    token_type: Type.Union([Type.Literal('bearer'), Type.Literal('DPoP')], { description: 'DPoP when the tokens are bound to the key of the request\'s DPoP proof (RFC 9449)' }),
     refresh_token: Type.String({ description: 'Single use: each refresh returns the next one' }),
     expires_in: Type.Integer({ description: 'Seconds the access token lives: 900' }),
     scope: Type.String({ description: 'Space-separated scopes of the access token' }),
@@ -52,6 +52,7 @@ export const TokenError = Type.Object(
 )
 
 export const CorrelationHeaders = Type.Object({
+  dpop: Type.Optional(Type.String({ description: 'A DPoP proof (RFC 9449) for POST and this URL: binds the tokens to its key' })),
   'v-c-client-correlation-id': Type.Optional(
     Type.String({ description: 'Unique per request; echoed on the response when it is a plain token of at most 128 characters' }),
   ),

@@ -5,10 +5,10 @@ import type { ClientCredentials } from './clients-service.js'
 import type { TokenRequest } from './schemas.js'
 
 /** The form's fields with empty values dropped. */
-export function presentFields(body: TokenRequest | undefined): TokenRequest {
+export function presentFields<T extends object = TokenRequest>(body: T | undefined): T {
   const fields: Record<string, string> = {}
   for (const [name, value] of Object.entries(body ?? {})) if (typeof value === 'string' && value !== '') fields[name] = value
-  return fields as TokenRequest
+  return fields as T
 }
 
 /** RFC 6749 2.3.1: the Basic user name and password are form-urlencoded before base64. */
@@ -28,8 +28,11 @@ function basicCredentials(header: string): { clientId: string; secret: string } 
   }
 }
 
+/** The form fields that authenticate a client (client_secret_post), on every client-authenticated endpoint. */
+export type ClientFields = Pick<TokenRequest, 'client_id' | 'client_secret'>
+
 /** The client's claimed identity and secret; an Authorization header of another scheme is not client authentication. */
-export function clientCredentials(fields: TokenRequest, authorization: string | undefined): ClientCredentials {
+export function clientCredentials(fields: ClientFields, authorization: string | undefined): ClientCredentials {
   if (authorization !== undefined && /^Basic\b/i.test(authorization)) {
     const basic = basicCredentials(authorization)
     if (fields.client_secret !== undefined) throw new OAuthError('invalid_request', 'send the client secret once: in HTTP Basic or in the body, not both')

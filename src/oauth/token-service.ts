@@ -9,7 +9,9 @@ import type { AccessToken, AccessTokenResolver } from '../identity/types.js'
 import type { Clock } from '../platform/clock.js'
 import { randomSecret, sha256Hex } from '../platform/crypto.js'
 import type { Db, Executor } from '../platform/db/database.js'
-import type { ClientService, OAuthClient } from './clients-service.js'
+import type { DpopVerifier } from '../platform/dpop.js'
+import type { AuthenticateClient } from './client-auth.js'
+import type { OAuthClient } from './clients-service.js'
 import { CODE_MEMORY_MS } from './authorize-service.js'
 import { OAuthError } from './errors.js'
 import { isCodeVerifier, verifyPkce } from './pkce.js'
@@ -24,10 +26,31 @@ export const REFRESH_TOKEN_TTL_S = 365 * 24 * 60 * 60
 const ACCESS_PREFIX = 'fat_'
 const REFRESH_PREFIX = 'frt_'
 
+/** What the token endpoint needs of the HTTP request beyond its form. */
+export interface TokenContext {
+  /** The caller's address (request.ip), for the guessing throttle. */
+  source?: string
+  /** The endpoint's URL as the client addressed it, for the DPoP proof's htu. */
+  url: string
+  /** The DPoP header, if any. */
+  dpop?: string | string[]
+}
+
 /** Also identity's AccessTokenResolver: app.ts passes it in, so identity resolves OAuth access tokens. */
 export interface TokenService extends AccessTokenResolver {
   /** POST /oauth2/v3/token. Throws OAuthError on any failure. */
-  token(body: TokenRequest | undefined, authorization: string | undefined): Promise<TokenResponse>
+  token(body: TokenRequest | undefined, authorization: string | undefined, context: TokenContext): Promise<TokenResponse>
+}
+
+/** Not expired and not revoked: itself (spent, for a refresh token), its grant, its client or its application. */
+export function isLiveToken(row: repo.TokenRow, now: string): boolean {
+  return (
+    row.expires_at > now &&
+    (row.kind === 'access' || row.used_at === null) &&
+    row.grant_revoked_at === null &&
+    row.client_revoked_at === null &&
+    (row.application_id === null || row.application_status === 'active')
+  )
 }
 
 /**
@@ -48,17 +71,20 @@ export async function pruneTokens(db: Pick<Db, 'kysely'>, clock: Clock): Promise
 /** Thrown inside a transaction to roll it back when a concurrent request spent the same code or refresh token. */
 class AlreadySpent extends Error {}
 
-export function createTokenService(deps: { db: Pick<Db, 'kysely'>; clock: Clock; clients: Pick<ClientService, 'authenticate'> }): TokenService {
-  const { db, clock, clients } = deps
+export function createTokenService(deps: { db: Pick<Db, 'kysely'>; clock: Clock; authenticateClient: AuthenticateClient; dpop: DpopVerifier }): TokenService {
+  const { db, clock, authenticateClient, dpop } = deps
 
-  function isActive(row: repo.TokenRow, now: string): boolean {
-    return (
-      row.kind === 'access' &&
-      row.expires_at > now &&
-      row.grant_revoked_at === null &&
-      row.client_revoked_at === null &&
-      (row.application_id === null || row.application_status === 'active')
-    )
+  const isActive = (row: repo.TokenRow, now: string) => row.kind === 'access' && isLiveToken(row, now)
+
+  /** The DPoP key the new tokens are bound to (RFC 9449 5), or null for bearer tokens; throws for a bad proof. */
+  async function proofKey(client: OAuthClient, context: TokenContext): Promise<string | null> {
+    if (context.dpop === undefined) {
+      if (client.requireDpop) throw new OAuthError('invalid_dpop_proof', 'this client needs a DPoP proof (the DPoP header) with every token request')
+      return null
+    }
+    const checked = await dpop.verify(context.dpop, { method: 'POST', url: context.url })
+    if (!checked.ok) throw new OAuthError('invalid_dpop_proof', checked.reason)
+    return checked.jkt
   }
 
   async function revokeFamily(grantId: string | null): Promise<void> {
@@ -66,7 +92,7 @@ export function createTokenService(deps: { db: Pick<Db, 'kysely'>; clock: Clock;
   }
 
   /** Inserts an access token and a refresh token for the grant and builds the response. */
-  async function issue(trx: Executor, grantId: string, accessScope: string, refreshScope: string, now: Date): Promise<TokenResponse> {
+  async function issue(trx: Executor, grantId: string, accessScope: string, refreshScope: string, now: Date, jkt: string | null): Promise<TokenResponse> {
     const accessToken = ACCESS_PREFIX + randomSecret(32)
     const refreshToken = REFRESH_PREFIX + randomSecret(32)
     const at = (seconds: number) => new Date(now.getTime() + seconds * 1000).toISOString()
@@ -77,7 +103,7 @@ export function createTokenService(deps: { db: Pick<Db, 'kysely'>; clock: Clock;
     ])
     return {
       access_token: accessToken,
-      token_type: 'bearer',
+      token_type: jkt === null ? 'bearer' : 'DPoP',
       refresh_token: refreshToken,
       expires_in: ACCESS_TOKEN_TTL_S,
       scope: accessScope,
@@ -102,7 +128,7 @@ export function createTokenService(deps: { db: Pick<Db, 'kysely'>; clock: Clock;
     return value
   }
 
-  async function authorizationCode(client: OAuthClient, fields: TokenRequest): Promise<TokenResponse> {
+  async function authorizationCode(client: OAuthClient, fields: TokenRequest, context: TokenContext): Promise<TokenResponse> {
     const code = required(fields, 'code')
     if (fields.redirect_uri !== undefined && fields.redirect_url !== undefined && fields.redirect_uri !== fields.redirect_url) {
       throw new OAuthError('invalid_request', 'redirect_uri and redirect_url differ')
@@ -125,13 +151,14 @@ export function createTokenService(deps: { db: Pick<Db, 'kysely'>; clock: Clock;
     }
     const now = clock.now()
     if (row.expires_at <= now.toISOString()) throw new OAuthError('invalid_grant', 'the authorization code has expired')
+    const jkt = await proofKey(client, context)
 
     const grantId = randomUUID()
     try {
       return await db.kysely.transaction().execute(async (trx) => {
-        await repo.insertGrant(trx, { id: grantId, client_id: client.id, customer_id: row.customer_id, scope: row.scope, created_at: now.toISOString(), revoked_at: null })
+        await repo.insertGrant(trx, { id: grantId, client_id: client.id, customer_id: row.customer_id, scope: row.scope, created_at: now.toISOString(), revoked_at: null, jkt })
         if ((await repo.consumeCode(trx, codeHash, now.toISOString(), grantId)) === 0) throw new AlreadySpent()
-        return issue(trx, grantId, row.scope, row.scope, now)
+        return issue(trx, grantId, row.scope, row.scope, now, jkt)
       })
     } catch (err) {
       if (!(err instanceof AlreadySpent)) throw err
@@ -140,7 +167,7 @@ export function createTokenService(deps: { db: Pick<Db, 'kysely'>; clock: Clock;
     }
   }
 
-  async function refresh(client: OAuthClient, fields: TokenRequest): Promise<TokenResponse> {
+  async function refresh(client: OAuthClient, fields: TokenRequest, context: TokenContext): Promise<TokenResponse> {
     const tokenHash = sha256Hex(required(fields, 'refresh_token'))
     const row = await repo.findToken(db.kysely, tokenHash)
     if (!row || row.kind !== 'refresh' || row.client_id !== client.id) throw new OAuthError('invalid_grant', 'the refresh token is not valid')
@@ -154,11 +181,15 @@ export function createTokenService(deps: { db: Pick<Db, 'kysely'>; clock: Clock;
     if (row.expires_at <= now.toISOString()) throw new OAuthError('invalid_grant', 'the refresh token has expired')
     // RFC 6749 6: a refresh may ask for fewer scopes than were granted, never more.
     const accessScope = narrowScope(fields.scope, row.grant_scope.split(' '), 'part of the grant')
+    // A DPoP-bound family is refreshed with a proof by the same key, for every client (RFC 9449 5 asks it of
+    // public clients; confidential ones gain nothing by an exception); a bearer family stays bearer.
+    if (row.jkt === null && context.dpop !== undefined) throw new OAuthError('invalid_dpop_proof', 'the refresh token is a bearer token; send no DPoP proof')
+    if (row.jkt !== null && (await proofKey(client, context)) !== row.jkt) throw new OAuthError('invalid_dpop_proof', 'the DPoP proof is not signed by the key the refresh token is bound to')
 
     try {
       return await db.kysely.transaction().execute(async (trx) => {
         if ((await repo.consumeRefreshToken(trx, tokenHash, now.toISOString())) === 0) throw new AlreadySpent()
-        return issue(trx, row.grant_id, accessScope, row.grant_scope, now)
+        return issue(trx, row.grant_id, accessScope, row.grant_scope, now, row.jkt)
       })
     } catch (err) {
       if (!(err instanceof AlreadySpent)) throw err
@@ -167,28 +198,30 @@ export function createTokenService(deps: { db: Pick<Db, 'kysely'>; clock: Clock;
     }
   }
 
-  async function clientCredentialsGrant(client: OAuthClient, fields: TokenRequest): Promise<TokenResponse> {
+  async function clientCredentialsGrant(client: OAuthClient, fields: TokenRequest, context: TokenContext): Promise<TokenResponse> {
     // A public client cannot keep a secret, so it cannot prove it is the client (RFC 6749 4.4).
     if (!client.confidential) throw new OAuthError('unauthorized_client', 'client_credentials is for confidential clients only')
     const scope = narrowScope(fields.scope, client.scopes, 'allowed for this client')
+    const jkt = await proofKey(client, context)
     const now = clock.now()
     const grantId = randomUUID()
     return db.kysely.transaction().execute(async (trx) => {
-      await repo.insertGrant(trx, { id: grantId, client_id: client.id, customer_id: null, scope, created_at: now.toISOString(), revoked_at: null })
-      return issue(trx, grantId, scope, scope, now)
+      await repo.insertGrant(trx, { id: grantId, client_id: client.id, customer_id: null, scope, created_at: now.toISOString(), revoked_at: null, jkt })
+      return issue(trx, grantId, scope, scope, now, jkt)
     })
   }
 
   return {
-    async token(body, authorization) {
+    async token(body, authorization, context) {
       const fields = presentFields(body)
-      const credentials = clientCredentials(fields, authorization)
+      // Malformed client authentication answers first, as it always has; the secret is checked after the grant type.
+      clientCredentials(fields, authorization)
       const grantType = required(fields, 'grant_type')
       if (!(GRANT_TYPES as readonly string[]).includes(grantType)) throw new OAuthError('unsupported_grant_type', `grant_type must be one of ${GRANT_TYPES.join(', ')}`)
-      const client = await clients.authenticate(credentials)
-      if (grantType === 'authorization_code') return authorizationCode(client, fields)
-      if (grantType === 'refresh_token') return refresh(client, fields)
-      return clientCredentialsGrant(client, fields)
+      const { client } = await authenticateClient(fields, authorization, context.source)
+      if (grantType === 'authorization_code') return authorizationCode(client, fields, context)
+      if (grantType === 'refresh_token') return refresh(client, fields, context)
+      return clientCredentialsGrant(client, fields, context)
     },
 
     async find(tokenHash): Promise<AccessToken | undefined> {
@@ -202,6 +235,7 @@ export function createTokenService(deps: { db: Pick<Db, 'kysely'>; clock: Clock;
           customerId: row.customer_id,
           scopes: row.scope.split(' '),
           expiresAt: row.expires_at,
+          jkt: row.jkt,
           active: isActive(row, clock.now().toISOString()),
         }
       )

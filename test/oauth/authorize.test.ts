@@ -146,7 +146,8 @@ describe('problems sent back to the client', () => {
   it('a scope the client may not ask for → invalid_scope at its own redirect URI, keeping its query', async () => {
     const res = await openAuthorize(t, sandboxRequest(t, challenge, { client_id: partner.clientId, redirect_uri: PARTNER_REDIRECT, scope: 'accounts', state: 's1' }))
     expect(res.status).toBe(303)
-    expect(res.headers['location']).toBe(`${PARTNER_REDIRECT}&error=invalid_scope&error_description=the+client+may+not+ask+for+accounts&state=s1`)
+    const iss = encodeURIComponent(t.baseUrl)
+    expect(res.headers['location']).toBe(`${PARTNER_REDIRECT}&error=invalid_scope&error_description=the+client+may+not+ask+for+accounts&state=s1&iss=${iss}`)
   })
 
   it('without a state, none is added', async () => {

@@ -11,7 +11,7 @@ import { afterAll, beforeAll, expect, it } from 'vitest'
 import { CUSTOMER_1, expectStatus, login, withToken } from '../support/banking.js'
 import { describeWithBrowser, launchChromium } from '../support/browser.js'
 import { call, startTestApp, type TestApp } from '../support/harness.js'
-import { authorizePath, pkce, token } from '../support/oauth.js'
+import { authorizePath, basic, pkce, token } from '../support/oauth.js'
 
 const ARTIFACTS = fileURLToPath(new URL('../../test-artifacts/', import.meta.url))
 
@@ -100,5 +100,36 @@ describeWithBrowser('OAuth consent in headless Chromium', () => {
     const display = (res: typeof accounts) => res.json.accountsResponse.accounts.map((a: { accountIdDisplay: string }) => a.accountIdDisplay)
     expect(display(accounts)).toContain('083047-880169858')
     expect(display(accounts)).toEqual(display(byPassword))
+  })
+
+  it('a pushed request (PAR) with PKCE: the client pushes, the browser carries only client_id and request_uri', async () => {
+    const app = t!
+    const { client, secret } = await app.app.services.oauth.clients.create({ name: 'Pushing partner', redirectUris: [redirectUri], scopes: ['accounts'], public: false, requirePar: true })
+    const auth = { authorization: basic(client.publicId!, secret!) }
+    const { verifier, challenge } = pkce()
+    const state = randomBytes(12).toString('base64url')
+    const pushed = await app.call('POST', '/oauth2/v3/par', {
+      headers: { ...auth, 'x-svc-key': undefined, 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({ response_type: 'code', redirect_uri: redirectUri, scope: 'accounts', state, code_challenge: challenge, code_challenge_method: 'S256' }).toString(),
+    })
+    expect(pushed.status, pushed.text).toBe(201)
+    const redirected = new Promise<URLSearchParams>((resolve) => (received = resolve))
+
+    const page = await browser!.newPage()
+    const url = `${app.baseUrl}${authorizePath({ client_id: client.publicId!, request_uri: pushed.json.request_uri })}`
+    expect((await page.goto(url))?.status()).toBe(200)
+    await page.getByLabel('Username').fill(CUSTOMER_1.username)
+    await page.getByLabel('Password').fill(CUSTOMER_1.password)
+    await page.getByRole('button', { name: 'Sign in' }).click()
+    await expect.poll(() => page.getByRole('heading', { level: 1 }).textContent()).toBe('Allow Pushing partner to access your banking?')
+    await page.getByRole('button', { name: 'Allow' }).click()
+    const query = await redirected
+    expect(query.get('state')).toBe(state)
+    expect(query.get('iss')).toBe(app.baseUrl)
+
+    const tokens = await token(app, { grant_type: 'authorization_code', code: query.get('code')!, redirect_uri: redirectUri, code_verifier: verifier }, auth)
+    expect(tokens.status, tokens.text).toBe(200)
+    // The request_uri was spent by the first visit.
+    expect((await page.goto(url))?.status()).toBe(400)
   })
 })

@@ -93,12 +93,17 @@ export async function signIn(t: TestApp, page: Page, who = CUSTOMER_1): Promise<
   return postForm(t, { csrf_token: page.csrf, username: who.username, password: who.password }, page.cookie)
 }
 
-/** The redirect's query as an object, after checking it goes to `redirectUri`. */
+/**
+ * The redirect's query as an object, after checking it goes to `redirectUri` and names the issuer (RFC 9207: every
+ * authorization response carries iss, the test server's base URL). `iss` is checked here and left out of the result.
+ */
 export function redirected(res: Response, redirectUri = REDIRECT): Record<string, string> {
   expect(res.status, res.text).toBe(303)
   const location = String(res.headers['location'])
   expect(location.split('?')[0]).toBe(redirectUri.split('?')[0])
-  return Object.fromEntries(new URL(location).searchParams)
+  const { iss, ...query } = Object.fromEntries(new URL(location).searchParams)
+  expect(iss, 'iss in the authorization response').toMatch(/^http:\/\/127\.0\.0\.1:\d+$/)
+  return query
 }
 
 export interface FlowOptions {

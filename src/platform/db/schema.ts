@@ -96,6 +96,25 @@ export interface OAuthClientsTable {
   scopes: string
   created_at: string
   revoked_at: string | null
+  /** 1: the client must push its authorization requests (RFC 9126). */
+  require_par: number
+  /** 1: every token request must carry a DPoP proof (RFC 9449). */
+  require_dpop: number
+}
+
+/** A pushed authorization request (RFC 9126), single-use, until it expires. */
+export interface OAuthPushedRequestsTable {
+  uri_hash: string
+  client_id: string
+  request: string
+  expires_at: string
+  created_at: string
+}
+
+/** DPoP proofs seen, by a hash of key thumbprint and jti, while their iat is in the window. */
+export interface OAuthDpopProofsTable {
+  proof_hash: string
+  expires_at: string
 }
 
 /** An authorization request between the authorize page's sign-in and its Allow/Deny answer. */
@@ -154,6 +173,8 @@ export interface OAuthGrantsTable {
   scope: string
   created_at: string
   revoked_at: string | null
+  /** RFC 7638 thumbprint of the DPoP key the grant's tokens are bound to; null for bearer tokens. */
+  jkt: string | null
 }
 
 export interface OAuthTokensTable {
@@ -273,6 +294,8 @@ export interface Database {
   oauth_codes: OAuthCodesTable
   oauth_grants: OAuthGrantsTable
   oauth_tokens: OAuthTokensTable
+  oauth_pushed_requests: OAuthPushedRequestsTable
+  oauth_dpop_proofs: OAuthDpopProofsTable
   jobs: JobsTable
   blobs: BlobsTable
   blob_chunks: BlobChunksTable
