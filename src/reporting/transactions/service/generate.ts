@@ -70,10 +70,12 @@ export async function ensureSandboxTransactions(db: Pick<Db, 'kysely' | 'dialect
   for (const organizationId of SANDBOX_MERCHANTS) {
     if (await repo.hasSandboxLoad(db.kysely, organizationId)) continue
     const options: GenerateOptions = { organizationId, days: SANDBOX_DAYS, perDay, seed: `sandbox:${organizationId}`, end }
+    // Generated before the transaction, so the write lock is held only for the insert: a second process starting at
+    // once (on SQLite, one writer) then waits briefly rather than past its busy timeout.
+    const rows = [...generateTransactions(options)]
     const created = await inOneTransaction(db, organizationId, async (trx) => {
       const claimed = await repo.claimSandboxLoad(trx, { organizationId, seed: options.seed, endDate: end, rows: options.days * perDay, createdAt: clock.now().toISOString() })
       if (!claimed) return false
-      const rows = [...generateTransactions(options)]
       await repo.insertTransactions(trx, db.dialect, rows)
       return true
     })
@@ -82,12 +84,19 @@ export async function ensureSandboxTransactions(db: Pick<Db, 'kysely' | 'dialect
   return generated
 }
 
-/** A SQLite process that waited past its busy timeout fails; if the other process finished meanwhile, that is fine. */
+/**
+ * A SQLite process that waited past its busy timeout fails: if the other process has loaded the merchant meanwhile,
+ * that is fine; if it is still writing, try again (a few times: a loaded machine can be slow).
+ */
 async function inOneTransaction(db: Pick<Db, 'kysely'>, organizationId: string, fn: (trx: Executor) => Promise<boolean>): Promise<boolean> {
-  try {
-    return await db.kysely.transaction().execute(fn)
-  } catch (err) {
-    if (await repo.hasSandboxLoad(db.kysely, organizationId)) return false
-    throw err
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await db.kysely.transaction().execute(fn)
+    } catch (err) {
+      if (await repo.hasSandboxLoad(db.kysely, organizationId)) return false
+      if (attempt >= BUSY_ATTEMPTS || (err as { code?: unknown }).code !== 'SQLITE_BUSY') throw err
+    }
   }
 }
+
+const BUSY_ATTEMPTS = 4
