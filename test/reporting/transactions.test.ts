@@ -181,7 +181,7 @@ describe('sandbox transactions', () => {
     try {
       const environment = { MODE: 'sandbox', DATABASE_URL: sandbox.url, LOG_LEVEL: 'warn' }
       const started = await Promise.all([runFinapi(['migrate'], environment), runFinapi(['migrate'], environment)])
-      expect(started.map((r) => r.code)).toEqual([0, 0])
+      expect(started.map((r) => r.code), started.map((r) => r.stderr).join('\n')).toEqual([0, 0])
       const other = openDatabase(sandbox.url)
       try {
         const store = createTransactionService({ db: other, clock })

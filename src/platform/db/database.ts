@@ -18,6 +18,11 @@ export interface Db {
   /** Cheap round trip for readiness checks. */
   ping(): Promise<void>
   close(): Promise<void>
+  /**
+   * Runs `fn` holding the database's write lock, all or nothing, for schema changes: Kysely's migrator takes a lock
+   * on PostgreSQL but none on SQLite, where two processes starting at once would both apply the same migration.
+   */
+  exclusively<T>(fn: () => Promise<T>): Promise<T>
 }
 
 export function openDatabase(url: string): Db {
@@ -36,7 +41,23 @@ function openSqlite(path: string): Db {
   native.pragma('foreign_keys = ON')
   // Another process (a CLI command, a second server) may hold the write lock for a moment.
   native.pragma('busy_timeout = 5000')
-  return wrap(new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(native) }) }), 'sqlite')
+  const db = wrap(new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(native) }) }), 'sqlite')
+  return {
+    ...db,
+    // BEGIN IMMEDIATE takes the write lock at once (waiting up to busy_timeout for another process's); the migrator's
+    // statements run on this same single connection, inside it.
+    async exclusively(fn) {
+      native.exec('BEGIN IMMEDIATE')
+      try {
+        const result = await fn()
+        native.exec('COMMIT')
+        return result
+      } catch (err) {
+        if (native.inTransaction) native.exec('ROLLBACK')
+        throw err
+      }
+    },
+  }
 }
 
 const STATEMENT_CACHE_SIZE = 500
@@ -75,5 +96,7 @@ function wrap(kysely: Kysely<Database>, dialect: Dialect): Db {
       await sql`select 1`.execute(kysely)
     },
     close: () => kysely.destroy(),
+    // PostgreSQL: the migrator's own advisory lock already serialises processes.
+    exclusively: (fn) => fn(),
   }
 }

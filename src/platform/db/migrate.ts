@@ -32,7 +32,7 @@ const provider: MigrationProvider = { getMigrations: async () => migrations }
 
 export async function migrateToLatest(db: Db): Promise<string[]> {
   const migrator = new Migrator({ db: db.kysely, provider })
-  const { error, results } = await migrator.migrateToLatest()
+  const { error, results } = await db.exclusively(() => migrator.migrateToLatest())
   if (error) {
     const failed = results?.find((r) => r.status === 'Error')
     throw new Error(`Migration ${failed?.migrationName ?? '(unknown)'} failed: ${String(error)}`, { cause: error })
