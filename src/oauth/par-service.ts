@@ -13,6 +13,7 @@ import { redirectAllowed } from './redirect-uri.js'
 import * as repo from './repository.js'
 import { formatScope } from './scope.js'
 import { presentFields } from './token-request.js'
+import type { CheckedAuthorizeRequest } from './pending-request.js'
 
 /** Seconds a request_uri can be used (RFC 9126 suggests 5 to 600; a browser redirect needs seconds). */
 export const PAR_TTL_S = 90
@@ -20,14 +21,7 @@ export const REQUEST_URI_PREFIX = 'urn:ietf:params:oauth:request_uri:'
 const MAX_REQUEST_URI_LENGTH = 128
 
 /** A checked authorization request, as pushed. */
-export interface PushedRequest {
-  redirectUri: string
-  scope: string
-  state: string | null
-  codeChallenge: string
-  brand: string
-  lob: string
-}
+export type PushedRequest = CheckedAuthorizeRequest
 
 export interface ParService {
   /** POST /oauth2/v3/par. */

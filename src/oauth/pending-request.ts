@@ -11,15 +11,19 @@ export const MAX_PENDING_REQUEST_LENGTH = 8192
 const MAC_BYTES = 32
 const BASE64URL = /^[A-Za-z0-9_-]+$/
 
-export interface PendingRequest {
-  /** The client's internal id. */
-  clientId: string
+/** A checked authorization request: what the client asked for, pushed (PAR) or waiting on the sign-in page. */
+export interface CheckedAuthorizeRequest {
   redirectUri: string
   scope: string
   state: string | null
   codeChallenge: string
   brand: string
   lob: string
+}
+
+export interface PendingRequest extends CheckedAuthorizeRequest {
+  /** The client's internal id. */
+  clientId: string
   /** SHA-256 (hex) of the browser-binding cookie the page was opened with. */
   browserHash: string
   /** Milliseconds since the epoch after which the request no longer works. */
