@@ -12,6 +12,7 @@ import * as m0007 from '../../migrations/0007_source_lockouts.js'
 import * as m0008 from '../../migrations/0008_stateless_consents.js'
 import * as m0009 from '../../migrations/0009_transactions.js'
 import * as m0010 from '../../migrations/0010_organizations.js'
+import * as m0011 from '../../migrations/0011_report_subscriptions.js'
 
 const migrations: Record<string, Migration> = {
   '0001_foundation': m0001,
@@ -24,6 +25,7 @@ const migrations: Record<string, Migration> = {
   '0008_stateless_consents': m0008,
   '0009_transactions': m0009,
   '0010_organizations': m0010,
+  '0011_report_subscriptions': m0011,
 }
 
 const provider: MigrationProvider = { getMigrations: async () => migrations }
