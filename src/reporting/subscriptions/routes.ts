@@ -12,6 +12,8 @@ import type { SubscriptionsService } from './service.js'
 const tags = ['Report Subscriptions']
 const Empty = Type.Null({ description: 'Ok (no body)' })
 const notModifiedResponse = Type.Null({ description: 'Not Modified: the subscription already reads so' })
+/** The reference's PUT/DELETE 200s carry no body: sent as nothing (null would serialize as `null`). */
+const NO_BODY = undefined as never
 /** A path name: `+` stands for a space. */
 const nameOf = (raw: string) => raw.replace(/\+/g, ' ')
 
@@ -46,7 +48,7 @@ export async function subscriptionRoutes(scope: App, deps: { subscriptions: Subs
     async (request, reply) => {
       const outcome = await subscriptions.put(actingOrganization(request).id, request.body)
       if (outcome === 'unchanged') throw notModified()
-      return reply.code(200).send(null)
+      return reply.code(200).send(NO_BODY)
     },
   )
 
@@ -65,7 +67,7 @@ export async function subscriptionRoutes(scope: App, deps: { subscriptions: Subs
     },
     async (request, reply) => {
       const outcome = await subscriptions.putPredefined(actingOrganization(request).id, request.body)
-      return reply.code(outcome === 'created' ? 201 : 200).send(null)
+      return reply.code(outcome === 'created' ? 201 : 200).send(NO_BODY)
     },
   )
 
@@ -82,7 +84,7 @@ export async function subscriptionRoutes(scope: App, deps: { subscriptions: Subs
     },
     async (request, reply) => {
       await subscriptions.remove(actingOrganization(request).id, nameOf(request.params.reportName))
-      return reply.code(200).send(null)
+      return reply.code(200).send(NO_BODY)
     },
   )
 }
