@@ -88,7 +88,7 @@ export function createServices(config: Config, infrastructure: Infrastructure, o
   })
   const organizations = createOrganizationService({ db, clock })
   const reportingKeys = createReportingKeyService({ db, clock, secretsKey: config.secretsKey, organizations })
-  const reporting = reportingFeature({ clock, keys: reportingKeys, organizations, extraRoutes: options.extraReportingRoutes })
+  const reporting = reportingFeature({ db: db.kysely, clock, keys: reportingKeys, organizations, extraRoutes: options.extraReportingRoutes })
   const features: Feature[] = [identity, banking, oauth, reporting, ...(options.extraFeatures ?? [])]
 
   for (const feature of features) for (const job of feature.jobs ?? []) jobs.register(job.kind, job.handler as JobHandler, job.options)

@@ -3,21 +3,26 @@
 import type { ReportingKeyService } from '../applications/reporting-keys.js'
 import type { OrganizationService } from '../organizations/service.js'
 import type { Clock } from '../platform/clock.js'
+import type { Executor } from '../platform/db/database.js'
 import type { Feature } from '../platform/feature.js'
 import type { App } from '../platform/http/app.js'
 import { createDefinitionsService, type DefinitionsService } from './definitions/service.js'
 import { definitionRoutes } from './definitions/routes.js'
 import { reportingErrors } from './errors.js'
 import { reportingGateway } from './gateway.js'
+import { subscriptionRoutes } from './subscriptions/routes.js'
+import { createSubscriptionsService, type SubscriptionsService } from './subscriptions/service.js'
 
 export interface ReportingServices {
   definitions: DefinitionsService
+  subscriptions: SubscriptionsService
 }
 
 /** Routes mounted under /reporting/v3 behind the reporting gateway, beside the reporting routes (tests' probes). */
 export type ReportingRoutes = (scope: App) => Promise<void>
 
 export interface ReportingDeps {
+  db: Executor
   clock: Clock
   keys: Pick<ReportingKeyService, 'signingKey'>
   organizations: Pick<OrganizationService, 'find' | 'mayActFor'>
@@ -35,15 +40,17 @@ failure answers 401 \`{"response":{"rmsg":"Authentication Failed"}}\`.`
 
 export function reportingFeature(deps: ReportingDeps): Feature<ReportingServices> {
   const definitions = createDefinitionsService()
+  const subscriptions = createSubscriptionsService({ db: deps.db, clock: deps.clock, definitions })
   return {
     name: 'reporting',
-    services: { definitions },
+    services: { definitions, subscriptions },
     http: {
       prefix: '/reporting/v3',
       errors: reportingErrors(deps.clock),
       async register(scope) {
         await scope.register(reportingGateway, { keys: deps.keys, organizations: deps.organizations, clock: deps.clock })
         await definitionRoutes(scope, { definitions })
+        await subscriptionRoutes(scope, { subscriptions })
         for (const routes of deps.extraRoutes ?? []) await routes(scope)
       },
     },

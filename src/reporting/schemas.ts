@@ -23,3 +23,15 @@ export function failureBody(codes: readonly ReportingCode[]): TSchema {
 export function errorResponse(code: ReportingCode): TSchema {
   return code === 'UNAUTHORIZED' ? UnauthorizedBody : failureBody([code])
 }
+
+/** The Error Bean of the two subscription PUTs (VALIDATION_ERROR), as reportingErrors renders it. */
+export const ValidationErrorBody = Type.Object(
+  {
+    code: Type.String({ enum: ['VALIDATION_ERROR'] }),
+    message: Type.String({ enum: [REPORTING_CODES.VALIDATION_ERROR.message] }),
+    localizationKey: Type.String(),
+    detail: Type.String({ description: 'Every problem, `path: message`, joined by `; `' }),
+    fields: Type.Array(Type.Object({ path: Type.String({ description: 'The body member or parameter at fault' }), message: Type.String(), localizationKey: Type.String() })),
+  },
+  { description: 'Invalid request: every field at fault' },
+)

@@ -280,6 +280,28 @@ export interface ReportingKeysTable {
   revoked_at: string | null
 }
 
+/** A report subscription of one organization; the list members are JSON text. */
+export interface ReportSubscriptionsTable {
+  organization_id: string
+  report_name: string
+  subscription_type: 'CUSTOM' | 'CLASSIC' | 'STANDARD'
+  subscription_status: 'ACTIVE' | 'INACTIVE'
+  report_definition_name: string
+  report_mime_type: string
+  report_frequency: string
+  report_interval: string | null
+  timezone: string
+  /** HHMM */
+  start_time: string
+  start_day: number | null
+  report_fields: string
+  report_filters: string
+  report_preferences: string
+  group_name: string | null
+  created_at: string
+  updated_at: string
+}
+
 export interface Database {
   applications: ApplicationsTable
   settings: SettingsTable
@@ -303,6 +325,7 @@ export interface Database {
   transaction_sandbox_loads: TransactionSandboxLoadsTable
   organizations: OrganizationsTable
   reporting_keys: ReportingKeysTable
+  report_subscriptions: ReportSubscriptionsTable
 }
 
 export type ApplicationRow = Selectable<ApplicationsTable>

@@ -15,8 +15,21 @@ export interface DefinitionQuery {
   reportMimeType?: ReportMimeType
 }
 
+/** What other reporting modules check a request against (subscriptions): a definition's id, formats, fields, filters. */
+export interface DefinitionFacts {
+  name: string
+  id: number
+  supportedFormats: readonly ReportMimeType[]
+  /** Every attribute name (`Group.Field`), in the definition's order. */
+  fields: ReadonlySet<string>
+  /** The filterable attributes (filterType MULTI) and their valid values. */
+  filters: ReadonlyMap<string, readonly string[]>
+}
+
 export interface DefinitionsService {
   list(query: DefinitionQuery): ReportDefinitionSummary[]
+  /** The facts of a definition, or undefined for a name that is none. */
+  find(name: string): DefinitionFacts | undefined
   /** Throws notFound() for a name that is no definition. */
   get(name: string, query: DefinitionQuery): ReportDefinition
 }
@@ -67,8 +80,16 @@ function summary(definition: DefinitionData, query: DefinitionQuery): ReportDefi
 export function createDefinitionsService(): DefinitionsService {
   const byName = new Map(DEFINITIONS.map((d) => [d.name, d]))
   const attributes = new Map(DEFINITIONS.map((d) => [d.name, fieldNames(d).map(attribute)]))
+  const facts = new Map<string, DefinitionFacts>(
+    DEFINITIONS.map((d) => {
+      const attrs = attributes.get(d.name)!
+      const filters = new Map(attrs.filter((a) => a.filterType === 'MULTI').map((a) => [a.name, a.supportedType.split(',')] as const))
+      return [d.name, { name: d.name, id: d.id, supportedFormats: REPORT_MIME_TYPES, fields: new Set(attrs.map((a) => a.name)), filters }]
+    }),
+  )
   return {
     list: (query) => DEFINITIONS.map((d) => summary(d, query)),
+    find: (name) => facts.get(name),
     get(name, query) {
       const definition = byName.get(name)
       if (!definition) throw notFound([{ field: 'reportDefinitionName', reason: `no report definition named ${name}` }])

@@ -1,0 +1,113 @@
+// Report subscriptions of an organization: create-or-update (with 304 when nothing changed), read, list, delete.
+// Every call names the acting organization and every statement is filtered by it, so another tenant's reportName
+// answers exactly as an unknown one.
+import type { Clock } from '../../platform/clock.js'
+import type { Executor } from '../../platform/db/database.js'
+import { invalid, notFound } from '../../platform/errors.js'
+import type { DefinitionsService } from '../definitions/service.js'
+import * as repo from './repository.js'
+import type { SubscriptionRow } from './repository.js'
+import type { PredefinedBody, Subscription, SubscriptionBody } from './schemas.js'
+import { checkPredefined, checkSubscription, type Checked, type NormalizedSubscription } from './validate.js'
+
+export type PutOutcome = 'created' | 'updated' | 'unchanged'
+
+export interface SubscriptionsService {
+  list(organizationId: string): Promise<Subscription[]>
+  /** Throws notFound() for a name the organization has no subscription under. */
+  get(organizationId: string, reportName: string): Promise<Subscription>
+  /** Throws invalid() with every problem; nothing is stored then. */
+  put(organizationId: string, body: SubscriptionBody): Promise<PutOutcome>
+  putPredefined(organizationId: string, body: PredefinedBody): Promise<PutOutcome>
+  /** Throws notFound() for an unknown name. */
+  remove(organizationId: string, reportName: string): Promise<void>
+}
+
+export interface SubscriptionsDeps {
+  db: Executor
+  clock: Clock
+  definitions: DefinitionsService
+}
+
+/** The columns a PUT sets, compared to decide 304. */
+function columns(organizationId: string, s: NormalizedSubscription): Omit<SubscriptionRow, 'created_at' | 'updated_at'> {
+  return {
+    organization_id: organizationId,
+    report_name: s.reportName,
+    subscription_type: s.subscriptionType,
+    subscription_status: s.subscriptionStatus,
+    report_definition_name: s.definition.name,
+    report_mime_type: s.reportMimeType,
+    report_frequency: s.reportFrequency,
+    report_interval: s.reportInterval,
+    timezone: s.timezone,
+    start_time: s.startTime,
+    start_day: s.startDay,
+    report_fields: JSON.stringify(s.reportFields),
+    report_filters: JSON.stringify(s.reportFilters),
+    report_preferences: JSON.stringify(s.reportPreferences),
+    group_name: s.groupName,
+  }
+}
+
+/** `HHMM` as a date-time: that time on the day the subscription was written, in its own zone, with the zone's offset. */
+export function startDateTime(hhmm: string, zone: string, writtenAt: Date): string {
+  const day = new Intl.DateTimeFormat('en-CA', { timeZone: zone, year: 'numeric', month: '2-digit', day: '2-digit' }).format(writtenAt)
+  const name = new Intl.DateTimeFormat('en-US', { timeZone: zone, timeZoneName: 'longOffset' }).formatToParts(writtenAt).find((p) => p.type === 'timeZoneName')?.value ?? 'GMT'
+  const offset = name === 'GMT' ? '+00:00' : name.slice(3)
+  return `${day}T${hhmm.slice(0, 2)}:${hhmm.slice(2)}:00${offset}`
+}
+
+export function createSubscriptionsService(deps: SubscriptionsDeps): SubscriptionsService {
+  const render = (row: SubscriptionRow): Subscription => ({
+    organizationId: row.organization_id,
+    reportDefinitionId: String(deps.definitions.find(row.report_definition_name)?.id ?? ''),
+    reportDefinitionName: row.report_definition_name,
+    reportMimeType: row.report_mime_type,
+    reportFrequency: row.report_frequency,
+    ...(row.report_interval === null ? {} : { reportInterval: row.report_interval }),
+    reportName: row.report_name,
+    timezone: row.timezone,
+    startTime: startDateTime(row.start_time, row.timezone, new Date(row.updated_at)),
+    ...(row.start_day === null ? {} : { startDay: Number(row.start_day) }),
+    reportFields: JSON.parse(row.report_fields) as string[],
+    reportFilters: JSON.parse(row.report_filters) as Record<string, string[]>,
+    reportPreferences: JSON.parse(row.report_preferences) as Subscription['reportPreferences'],
+  })
+
+  const store = async (organizationId: string, checked: Checked): Promise<PutOutcome> => {
+    if (!checked.ok) throw invalid(checked.details)
+    const wanted = columns(organizationId, checked.value)
+    return deps.db.transaction().execute(async (tx) => {
+      const current = await repo.find(tx, organizationId, wanted.report_name)
+      if (current) {
+        const custom = (t: string) => t === 'CUSTOM'
+        if (custom(current.subscription_type) !== custom(wanted.subscription_type)) {
+          const where = custom(current.subscription_type) ? 'PUT /report-subscriptions' : 'PUT /predefined-report-subscriptions'
+          throw invalid([{ field: 'reportName', reason: `names a ${current.subscription_type} subscription; change it with ${where}` }])
+        }
+        const same = (Object.keys(wanted) as (keyof typeof wanted)[]).every((k) => String(current[k]) === String(wanted[k]))
+        if (same) return 'unchanged'
+      }
+      const now = deps.clock.now().toISOString()
+      await repo.upsert(tx, { ...wanted, created_at: current?.created_at ?? now, updated_at: now })
+      return current ? 'updated' : 'created'
+    })
+  }
+
+  return {
+    async list(organizationId) {
+      return (await repo.list(deps.db, organizationId)).map(render)
+    },
+    async get(organizationId, reportName) {
+      const row = await repo.find(deps.db, organizationId, reportName)
+      if (!row) throw notFound([{ field: 'reportName', reason: 'no subscription with this name' }])
+      return render(row)
+    },
+    put: (organizationId, body) => store(organizationId, checkSubscription(body, deps.definitions)),
+    putPredefined: (organizationId, body) => store(organizationId, checkPredefined(body, deps.definitions)),
+    async remove(organizationId, reportName) {
+      if (!(await repo.remove(deps.db, organizationId, reportName))) throw notFound([{ field: 'reportName', reason: 'no subscription with this name' }])
+    },
+  }
+}
