@@ -12,6 +12,8 @@ import * as repo from './repository.js'
 
 /** The HKDF purpose of the sealing key; changing it orphans every stored secret, so version it instead. */
 export const KEY_SECRETS_PURPOSE = 'finapi/reporting/key-secrets/v1'
+/** How many unsealed secrets a process keeps (each a 32-byte buffer). */
+const UNSEALED_CACHE_SIZE = 10_000
 
 export interface ReportingKey {
   id: string
@@ -52,6 +54,23 @@ export function createReportingKeyService(deps: { db: Pick<Db, 'kysely'>; clock:
     revoked_at: null,
   })
 
+  /**
+   * Unsealed secrets by key id and sealed value (AES-GCM and base64 decoding cost more than the row's read); a sealed
+   * value opens to one secret, so an entry cannot go stale, and a re-keyed row has a new sealed value. Bounded.
+   */
+  const unsealed = new Map<string, Buffer>()
+  function opened(id: string, sealed: string): Buffer | undefined {
+    const cacheKey = `${id}\u0000${sealed}`
+    const hit = unsealed.get(cacheKey)
+    if (hit) return hit
+    const secret = unseal(sealingKey, sealed, id)
+    if (secret === undefined) return undefined
+    if (unsealed.size >= UNSEALED_CACHE_SIZE) unsealed.clear()
+    const decoded = Buffer.from(secret, 'base64')
+    unsealed.set(cacheKey, decoded)
+    return decoded
+  }
+
   return {
     async create(organizationId) {
       if (!(await deps.organizations.find(organizationId))) throw invalid([{ field: 'org', reason: `no organization ${organizationId}` }])
@@ -66,10 +85,11 @@ export function createReportingKeyService(deps: { db: Pick<Db, 'kysely'>; clock:
     },
 
     async signingKey(id) {
+      // The row is read on every call, so a revocation by any process counts at once; only the decryption is kept.
       const found = await repo.findReportingKey(db.kysely, id)
       if (!found || found.status !== 'active') return undefined
-      const secret = unseal(sealingKey, found.secret_sealed, found.id)
-      return secret === undefined ? undefined : { id: found.id, organizationId: found.organization_id, secret: Buffer.from(secret, 'base64') }
+      const secret = opened(found.id, found.secret_sealed)
+      return secret === undefined ? undefined : { id: found.id, organizationId: found.organization_id, secret }
     },
 
     async list() {

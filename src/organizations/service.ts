@@ -19,6 +19,9 @@ const PARENT_TYPES: Record<OrganizationType, readonly (OrganizationType | null)[
   merchant: [null, 'account', 'reseller'],
 }
 
+/** How many organizations a process keeps in memory. */
+const KNOWN_ORGANIZATIONS = 10_000
+
 /** The deepest tree the lookups walk; a deeper chain is refused at creation. */
 const MAX_DEPTH = 8
 
@@ -51,9 +54,18 @@ export interface OrganizationService {
 export function createOrganizationService(deps: { db: Pick<Db, 'kysely'>; clock: Clock }): OrganizationService {
   const { db, clock } = deps
 
+  // An organization is never changed or removed once created, so one found is kept (every signed reporting call
+  // walks its merchant's lineage); an unknown id is read each time, as another process may create it. Bounded.
+  const known = new Map<string, Organization>()
   async function find(id: string): Promise<Organization | undefined> {
+    const hit = known.get(id)
+    if (hit) return hit
     const row = await repo.find(db.kysely, id)
-    return row && toOrganization(row)
+    if (!row) return undefined
+    if (known.size >= KNOWN_ORGANIZATIONS) known.clear()
+    const org = toOrganization(row)
+    known.set(id, org)
+    return org
   }
 
   /** The organization and its ancestors, nearest first (bounded, so a corrupted cycle cannot loop). */
