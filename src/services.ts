@@ -102,7 +102,8 @@ export function createServices(config: Config, infrastructure: Infrastructure, o
     extraRoutes: options.extraV2Routes,
   })
   const reportingKeys = createReportingKeyService({ db, clock, secretsKey: config.secretsKey, organizations })
-  const reporting = reportingFeature({ db: db.kysely, clock, keys: reportingKeys, organizations, extraRoutes: options.extraReportingRoutes })
+  // Reporting resolves OAuth bearer tokens through the OAuth feature's token service, never importing OAuth.
+  const reporting = reportingFeature({ db: db.kysely, clock, keys: reportingKeys, organizations, tokens: oauth.services.tokens, extraRoutes: options.extraReportingRoutes })
   const features: Feature[] = [identity, banking, oauth, reporting, ...(options.extraFeatures ?? [])]
 
   for (const feature of features) for (const job of feature.jobs ?? []) jobs.register(job.kind, job.handler as JobHandler, job.options)
