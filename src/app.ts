@@ -42,7 +42,7 @@ declare module 'fastify' {
 export async function buildApp(deps: AppDeps): Promise<App> {
   const { config, db, clock, logger } = deps
   const services = deps.services ?? createServices(config, deps, deps)
-  const metrics = new RequestMetrics()
+  const metrics = new RequestMetrics(services.features.flatMap((f) => f.metrics ?? []))
   const deadlines = createRequestDeadlines({ clock, limitMs: config.handlerTimeoutMs, onError: (err) => logger.warn({ err }, 'request deadline sweep failed') })
   // Which family answers a failure raised before any route is chosen, by the URL's prefix.
   const families = new FamilyTable(platformErrors)

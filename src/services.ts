@@ -9,6 +9,7 @@ import { createApplicationService, type ApplicationService } from './application
 import { bankingFeature, type BankingServices, type V2Routes } from './banking/feature.js'
 import type { Config } from './config.js'
 import { identityFeature } from './identity/feature.js'
+import { createMerchantUserService, type MerchantUserService } from './identity/merchant-users.js'
 import type { IdentityService } from './identity/service.js'
 import type { AccessTokenResolver } from './identity/types.js'
 import { oauthFeature, type OAuthServices } from './oauth/feature.js'
@@ -33,6 +34,8 @@ export interface Services {
   maintenance: MaintenanceSwitch
   /** Customers, credentials, sessions; resolvePrincipal for every interface. */
   identity: IdentityService
+  /** Customers of an organization who allow its partners' OAuth clients on the consent page. */
+  merchantUsers: MerchantUserService
   banking: BankingServices
   oauth: OAuthServices
   /** Resellers → accounts → merchants; "may X act for Y". */
@@ -68,7 +71,19 @@ export function createServices(config: Config, infrastructure: Infrastructure, o
   const accessTokens: AccessTokenResolver = { find: (hash) => oauth.services.tokens.find(hash), revoke: (hash) => oauth.services.tokens.revoke(hash) }
   // In the sandbox everyone shares the published customers, so a guessing run locks them for its sender only.
   const identity = identityFeature({ db, clock, secretsKey: config.secretsKey, accessTokens, lockoutPerSource: config.mode === 'sandbox' })
-  const oauth = oauthFeature({ db, clock, applications, identity: identity.services, secretsKey: config.secretsKey, publicUrl: config.publicUrl, limits: config.oauthLimits })
+  const organizations = createOrganizationService({ db, clock })
+  const merchantUsers = createMerchantUserService({ db, clock, organizations })
+  const oauth = oauthFeature({
+    db,
+    clock,
+    applications,
+    identity: identity.services,
+    merchantUsers,
+    organizations,
+    secretsKey: config.secretsKey,
+    publicUrl: config.publicUrl,
+    limits: config.oauthLimits,
+  })
   const banking = bankingFeature({
     db,
     clock,
@@ -86,9 +101,9 @@ export function createServices(config: Config, infrastructure: Infrastructure, o
     },
     extraRoutes: options.extraV2Routes,
   })
-  const organizations = createOrganizationService({ db, clock })
   const reportingKeys = createReportingKeyService({ db, clock, secretsKey: config.secretsKey, organizations })
-  const reporting = reportingFeature({ db: db.kysely, clock, keys: reportingKeys, organizations, extraRoutes: options.extraReportingRoutes })
+  // Reporting resolves OAuth bearer tokens through the OAuth feature's token service, never importing OAuth.
+  const reporting = reportingFeature({ db: db.kysely, clock, keys: reportingKeys, organizations, tokens: oauth.services.tokens, extraRoutes: options.extraReportingRoutes })
   const features: Feature[] = [identity, banking, oauth, reporting, ...(options.extraFeatures ?? [])]
 
   for (const feature of features) for (const job of feature.jobs ?? []) jobs.register(job.kind, job.handler as JobHandler, job.options)
@@ -106,6 +121,7 @@ export function createServices(config: Config, infrastructure: Infrastructure, o
     applications,
     maintenance,
     identity: identity.services,
+    merchantUsers,
     banking: banking.services,
     oauth: oauth.services,
     organizations,

@@ -1,6 +1,7 @@
 // What one feature contributes to the app, as one descriptor: its services (for the CLI and for features wired
 // after it), its routes, its rows that expire, and what it adds to the OpenAPI document. The composition root
 // builds the descriptors in order and mounts each; adding a feature is one line there.
+import type { LabelledCounter } from './counters.js'
 import type { PruneTask } from './housekeeping.js'
 import type { App } from './http/app.js'
 import type { ErrorFamily, MountedFamily } from './http/error-family.js'
@@ -47,4 +48,6 @@ export interface Feature<Services = unknown> {
   /** The job kinds the feature enqueues and handles (through the Jobs service it is given). */
   readonly jobs?: readonly JobKind[]
   readonly openapi?: FeatureOpenapi
+  /** Counters of the feature's own events, exposed on /metrics. */
+  readonly metrics?: readonly LabelledCounter[]
 }

@@ -1,63 +1,18 @@
-// The reporting security suite: every /reporting/v3 route, the test-only probe POST (mounted inside the reporting
-// scope, behind the same gateway) included, against every way of not being allowed.
-import { Type } from 'typebox'
+// The reporting security suite, HTTP Signature part: every /reporting/v3 route, the test-only probe POST (mounted
+// inside the reporting scope, behind the same gateway) included, against every way of not being allowed. The JWT and
+// OAuth bearer parts are security-jwt.test.ts and security-oauth.test.ts.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { actingOrganization } from '../../src/reporting/gateway.js'
-import type { ReportingRoutes } from '../../src/reporting/feature.js'
-import { FakeClock, startTestApp, type Response, type TestApp } from '../support/harness.js'
+import { FakeClock, startTestApp, type TestApp } from '../support/harness.js'
 import { ACCT_KEY, OTHER_KEY, TESTREST_KEY, signedCall, signedHeaders, type SignOptions } from '../support/reporting.js'
-
-/** Echoes the organization the gateway resolved, for GET and for a POST with a JSON body. */
-const probe: ReportingRoutes = async (scope) => {
-  const Echo = Type.Object({ organizationId: Type.String(), authenticatedId: Type.String(), name: Type.Optional(Type.String()) })
-  scope.get('/probe', { schema: { operationId: 'reportingProbeGet', tags: ['probe'], response: { 200: Echo } } }, async (request) => {
-    const acting = actingOrganization(request)
-    return { organizationId: acting.id, authenticatedId: acting.authenticatedId }
-  })
-  scope.post(
-    '/probe',
-    { schema: { operationId: 'reportingProbePost', tags: ['probe'], body: Type.Object({ name: Type.String(), organizationId: Type.Optional(Type.String()) }), response: { 200: Echo } } },
-    async (request) => {
-      const acting = actingOrganization(request)
-      return { organizationId: acting.id, authenticatedId: acting.authenticatedId, name: request.body.name }
-    },
-  )
-}
+import { ROUTES, expectAllowed, expectRefused, prepareSecurityApp, probe, withQuery, type Route } from '../support/reporting-routes.js'
 
 let t: TestApp
 beforeAll(async () => {
   t = await startTestApp({ clock: new FakeClock(new Date('2026-02-01T09:00:00Z')), reportingRoutes: [probe] })
-  // The subscription GET by name needs one to read, in every organization the suite acts for.
-  for (const org of ['testrest', 'testrest_two']) await t.app.services.reporting.subscriptions.put(org, { reportDefinitionName: 'PayerAuthDetailClass', reportName: 'Security_Probe', reportFields: ['VERes.Enrolled'], timezone: 'GMT' })
+  await prepareSecurityApp(t)
 })
 afterAll(() => t.close())
 
-interface Route {
-  name: string
-  method: string
-  path: string
-  body?: string
-}
-const ROUTES: Route[] = [
-  { name: 'GET /report-definitions', method: 'GET', path: '/reporting/v3/report-definitions' },
-  { name: 'GET /report-definitions/{name}', method: 'GET', path: '/reporting/v3/report-definitions/TransactionRequestClass' },
-  { name: 'GET /probe', method: 'GET', path: '/reporting/v3/probe' },
-  { name: 'POST /probe', method: 'POST', path: '/reporting/v3/probe', body: '{"name":"x"}' },
-  { name: 'GET /report-subscriptions', method: 'GET', path: '/reporting/v3/report-subscriptions' },
-  { name: 'GET /report-subscriptions/{name}', method: 'GET', path: '/reporting/v3/report-subscriptions/Security_Probe' },
-  { name: 'PUT /report-subscriptions', method: 'PUT', path: '/reporting/v3/report-subscriptions', body: JSON.stringify({ reportDefinitionName: 'PayerAuthDetailClass', reportName: 'Security_Probe', reportFields: ['VERes.Enrolled'], timezone: 'GMT' }) },
-  { name: 'PUT /predefined-report-subscriptions', method: 'PUT', path: '/reporting/v3/predefined-report-subscriptions', body: '{"reportDefinitionName":"FundingDetailClass","subscriptionType":"CLASSIC"}' },
-]
-
-const AUTH_FAILED = { response: { rmsg: 'Authentication Failed' } }
-/** Admitted: the route's own answer (200, or 201/304 for a PUT that creates or changes nothing). */
-const expectAllowed = (res: Response) => expect([200, 201, 304]).toContain(res.status)
-const expectRefused = (res: Response) => {
-  expect(res.status).toBe(401)
-  expect(res.json).toEqual(AUTH_FAILED)
-}
-/** The route's path with a query parameter added. */
-const withQuery = (route: Route, query: string) => `${route.path}${route.path.includes('?') ? '&' : '?'}${query}`
 const send = (route: Route, o: Partial<SignOptions> = {}) => signedCall(t, { method: route.method, path: route.path, body: route.body, key: TESTREST_KEY, ...o })
 
 describe.each(ROUTES)('reporting security: $name', (route) => {
@@ -141,11 +96,12 @@ describe('reporting gateway', () => {
   })
 
   it('resolves the acting organization: the signed merchant, a descendant named in the query or the body', async () => {
-    expect((await send(ROUTES[2]!)).json).toEqual({ organizationId: 'testrest', authenticatedId: 'testrest' })
-    expect((await send(ROUTES[2]!, { key: ACCT_KEY, path: '/reporting/v3/probe?organizationId=testrest_two' })).json).toEqual({ organizationId: 'testrest_two', authenticatedId: 'testrest_acct' })
-    expect((await send(ROUTES[2]!, { key: ACCT_KEY, merchantId: 'testrest' })).json).toEqual({ organizationId: 'testrest', authenticatedId: 'testrest' })
+    const scheme = 'http_signature'
+    expect((await send(ROUTES[2]!)).json).toEqual({ organizationId: 'testrest', authenticatedId: 'testrest', scheme })
+    expect((await send(ROUTES[2]!, { key: ACCT_KEY, path: '/reporting/v3/probe?organizationId=testrest_two' })).json).toEqual({ organizationId: 'testrest_two', authenticatedId: 'testrest_acct', scheme })
+    expect((await send(ROUTES[2]!, { key: ACCT_KEY, merchantId: 'testrest' })).json).toEqual({ organizationId: 'testrest', authenticatedId: 'testrest', scheme })
     const posted = await send(ROUTES[3]!, { key: ACCT_KEY, body: '{"name":"n","organizationId":"testrest"}' })
-    expect(posted.json).toEqual({ organizationId: 'testrest', authenticatedId: 'testrest_acct', name: 'n' })
+    expect(posted.json).toEqual({ organizationId: 'testrest', authenticatedId: 'testrest_acct', scheme, name: 'n' })
   })
 
   it('answers an unknown path under /reporting/v3 only after authentication', async () => {

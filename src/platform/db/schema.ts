@@ -27,6 +27,8 @@ export interface CustomersTable {
   lob: string
   is_business: number
   created_at: string
+  /** Set for a merchant user (0014): the organization whose reports it may let a partner's client read. */
+  organization_id: string | null
 }
 
 export interface CredentialsTable {
@@ -100,6 +102,8 @@ export interface OAuthClientsTable {
   require_par: number
   /** 1: every token request must carry a DPoP proof (RFC 9449). */
   require_dpop: number
+  /** The organization the client belongs to (0014): its client_credentials tokens act for it; it signs in merchant users. */
+  organization_id: string | null
 }
 
 /** A pushed authorization request (RFC 9126), single-use, until it expires. */
@@ -175,6 +179,8 @@ export interface OAuthGrantsTable {
   revoked_at: string | null
   /** RFC 7638 thumbprint of the DPoP key the grant's tokens are bound to; null for bearer tokens. */
   jkt: string | null
+  /** The organization the grant's tokens act for on /reporting/v3 (0014), fixed when it is made; null for none. */
+  organization_id: string | null
 }
 
 export interface OAuthTokensTable {
@@ -280,6 +286,28 @@ export interface ReportingKeysTable {
   revoked_at: string | null
 }
 
+/** A certificate whose key signs an organization's RS256 JWTs; `kid` is its subject's serialNumber. */
+export interface ReportingCertificatesTable {
+  id: string
+  organization_id: string
+  kid: string
+  /** PEM (public). */
+  certificate: string
+  /** SHA-256 of the DER, hex; unique. */
+  fingerprint: string
+  not_before: string
+  not_after: string
+  status: 'active' | 'revoked'
+  created_at: string
+  revoked_at: string | null
+}
+
+/** JWT ids seen (a hash of the verifying key and the jti) until their token can no longer be accepted. */
+export interface ReportingJwtIdsTable {
+  id_hash: string
+  expires_at: string
+}
+
 /** A report subscription of one organization; the list members are JSON text. */
 export interface ReportSubscriptionsTable {
   organization_id: string
@@ -325,6 +353,8 @@ export interface Database {
   transaction_sandbox_loads: TransactionSandboxLoadsTable
   organizations: OrganizationsTable
   reporting_keys: ReportingKeysTable
+  reporting_certificates: ReportingCertificatesTable
+  reporting_jwt_ids: ReportingJwtIdsTable
   report_subscriptions: ReportSubscriptionsTable
 }
 
