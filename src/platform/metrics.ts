@@ -27,7 +27,8 @@ export class RequestMetrics {
   private readonly byMethod = new Map<string, Map<string, Map<number, Series>>>()
   private readonly all: Series[] = []
 
-  constructor() {
+  /** `features`: registries of features' own metrics, written after these. */
+  constructor(private readonly features: readonly Registry[] = []) {
     collectDefaultMetrics({ register: this.registry })
   }
 
@@ -65,7 +66,8 @@ export class RequestMetrics {
       lines.push(`http_request_duration_seconds_sum{${s.labels}} ${s.sum}`)
       lines.push(`http_request_duration_seconds_count{${s.labels}} ${s.count}`)
     }
-    return `${lines.join('\n')}\n\n${await this.registry.metrics()}`
+    const features = await Promise.all(this.features.map((r) => r.metrics()))
+    return `${lines.join('\n')}\n\n${await this.registry.metrics()}${features.map((text) => `\n${text}`).join('')}`
   }
 }
 

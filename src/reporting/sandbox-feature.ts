@@ -1,0 +1,29 @@
+// The sandbox's reporting clock as a feature of its own prefix, /sandbox/v1, authenticated exactly like a
+// reporting call (the same gateway) and answering in the reporting error family. Mounted in sandbox mode only.
+import type { ReportingKeyService } from '../applications/reporting-keys.js'
+import type { OrganizationService } from '../organizations/service.js'
+import type { Clock } from '../platform/clock.js'
+import type { Feature } from '../platform/feature.js'
+import { reportingErrors } from './errors.js'
+import { reportingGateway } from './gateway.js'
+import { clockRoutes, type SandboxClock } from './scheduler/clock-routes.js'
+
+export function reportingSandboxFeature(deps: {
+  clock: Clock
+  keys: Pick<ReportingKeyService, 'signingKey'>
+  organizations: Pick<OrganizationService, 'find' | 'mayActFor'>
+  sandboxClock: SandboxClock
+}): Feature {
+  return {
+    name: 'reporting-sandbox',
+    services: {},
+    http: {
+      prefix: '/sandbox/v1',
+      errors: reportingErrors(deps.clock),
+      async register(scope) {
+        await scope.register(reportingGateway, { keys: deps.keys, organizations: deps.organizations, clock: deps.clock })
+        await clockRoutes(scope, { sandboxClock: deps.sandboxClock })
+      },
+    },
+  }
+}
