@@ -3,7 +3,7 @@
 // one, to search, details and download alike, its id guessed or not.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { FakeClock, startTestApp, type TestApp } from '../support/harness.js'
-import { ACCT_KEY, OTHER_KEY, TESTREST_KEY, signedCall } from '../support/reporting.js'
+import { ACCT_KEY, OTHER_KEY, signedCall } from '../support/reporting.js'
 import { createReport, get, settle } from '../support/reports.js'
 
 let t: TestApp
