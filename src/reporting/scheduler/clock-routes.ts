@@ -28,8 +28,12 @@ export function createSandboxClock(deps: { reportingClock: ReportingClock; sched
     async advance(organizationId, to) {
       const instant = parseDateTime(to, 'GMT')
       if (instant === undefined) throw invalid([{ field: 'to', reason: 'must be an ISO 8601 date-time, e.g. 2026-03-01T09:00:00Z' }])
+      // First what was due before the move (a subscription made a moment ago gets its schedule from the time it was
+      // made, as a server's next sweep would have given it); then everything due by the new time.
+      const before = await deps.scheduler.sweep({ organizationId })
       await deps.reportingClock.advance(organizationId, new Date(instant))
-      const { queued } = await deps.scheduler.sweep({ organizationId })
+      const after = await deps.scheduler.sweep({ organizationId })
+      const queued = [...before.queued, ...after.queued]
       const iso = (ms: number) => new Date(ms).toISOString()
       return { ...(await read(organizationId)), queued: queued.map((q) => ({ reportId: q.reportId, reportName: q.reportName, reportStartTime: iso(q.start), reportEndTime: iso(q.end) })) }
     },
