@@ -119,6 +119,7 @@ export function createServices(config: Config, infrastructure: Infrastructure, o
     sandbox: config.mode === 'sandbox',
     reports: config.reports,
     onReportFinished: options.onReportFinished,
+    log: (fields, message) => logger.info(fields, message),
     extraRoutes: options.extraReportingRoutes,
   })
   const sandboxClock = config.mode === 'sandbox' ? [reportingSandboxFeature({ clock, keys: reportingKeys, organizations, sandboxClock: reporting.services.sandboxClock })] : []

@@ -59,6 +59,8 @@ export interface ReportingDeps {
    * transaction: the webhooks feature writes its outbox row there. The same event is in report_events either way.
    */
   onReportFinished?: ReportFinishedHook
+  /** Where each finished report is logged (info). */
+  log?: (fields: Record<string, unknown>, message: string) => void
   extraRoutes?: readonly ReportingRoutes[]
 }
 
@@ -86,7 +88,7 @@ export function reportingFeature(deps: ReportingDeps): Feature<ReportingServices
   const metrics = createReportMetrics(() => countByStatus(db))
   const reportJobOptions = { leaseMs: deps.reports.leaseMs, maxAttempts: REPORT_ATTEMPTS }
   const generator = (onProgress?: (instanceId: string, rows: number) => void) =>
-    createReportGenerator({ db, clock, blobs, transactions, definitions, reportingClock, sandbox: deps.sandbox, leaseMs: deps.reports.leaseMs, metrics, onReportFinished: deps.onReportFinished, onProgress })
+    createReportGenerator({ db, clock, blobs, transactions, definitions, reportingClock, sandbox: deps.sandbox, leaseMs: deps.reports.leaseMs, metrics, onReportFinished: deps.onReportFinished, log: deps.log, onProgress })
   return {
     name: 'reporting',
     services: { definitions, subscriptions, reports, scheduler, reportingClock, sandboxClock, generator, reportJobOptions },

@@ -51,6 +51,8 @@ export interface GeneratorDeps {
   leaseMs: number
   metrics?: ReportMetrics
   onReportFinished?: ReportFinishedHook
+  /** Told of each report this process finished (a log line). */
+  log?: (fields: Record<string, unknown>, message: string) => void
   /** Rows written so far of the report being generated (the CLI's progress line). */
   onProgress?: (instanceId: string, rows: number) => void
   pageSize?: number
@@ -151,6 +153,7 @@ export function createReportGenerator(deps: GeneratorDeps): (payload: ReportJob,
       await deps.onReportFinished?.(event, tx)
       return true
     })
+    if (recorded) deps.log?.({ reportId: row.id, organizationId: row.organization_id, status: result.status, rows: result.rowCount, run: row.runs }, 'report finished')
     if (!recorded && result.blobKey) await blobs.delete(result.blobKey).catch(() => false)
     // A retry's new file replaces the last run's.
     if (recorded && row.blob_key && row.blob_key !== result.blobKey) await blobs.delete(row.blob_key).catch(() => false)
