@@ -18,6 +18,7 @@ import { createServices, type Services } from './services.js'
 import { TRANSACTIONS_USAGE, TransactionUsageError, runTransactionsCommand } from './reporting/transactions/cli.js'
 import { createTransactionService } from './reporting/transactions/service/index.js'
 import { TransactionImportError } from './reporting/transactions/service/import.js'
+import { REPORTS_USAGE, ReportsUsageError, runReportsCommand } from './reporting/reports/cli.js'
 
 const USAGE = `Usage: finapi <command>
 
@@ -55,7 +56,7 @@ const USAGE = `Usage: finapi <command>
                               every PRUNE_INTERVAL_SECONDS)
   import <file.json>          load customers, credentials, accounts and exchange rates, all or nothing
   import --schema             print the JSON Schema of the import file
-${TRANSACTIONS_USAGE}`
+${TRANSACTIONS_USAGE}${REPORTS_USAGE}`
 
 class UsageError extends Error {}
 
@@ -342,6 +343,9 @@ async function main(argv: string[]): Promise<void> {
       return prune(config)
     case 'import':
       return importFile(config, rest)
+    case 'reports':
+    case 'clock':
+      return runReportsCommand(command, rest, (fn) => withServices(config, (services, db) => domainOrUsage(() => fn({ reporting: services.reporting, db }))), systemClock)
     case 'transactions':
       return runTransactionsCommand(rest, (fn) => withServices(config, (_services, db) => fn(createTransactionService({ db, clock: systemClock }))), systemClock.now())
     default:
@@ -354,6 +358,8 @@ main(process.argv.slice(2)).catch((err: unknown) => {
     process.stderr.write(`finapi: import rejected, nothing was loaded: ${err.message}\n`)
   } else if (err instanceof TransactionImportError) {
     process.stderr.write(`finapi: transactions import rejected at ${err.message}\n`)
+  } else if (err instanceof ReportsUsageError) {
+    process.stderr.write(`finapi: ${err.message}\n`)
   } else if (err instanceof TransactionUsageError) {
     process.stderr.write(`finapi: ${err.message}\n\n${USAGE}`)
   } else if (err instanceof ConfigError || err instanceof UsageError) {

@@ -22,6 +22,12 @@ import { createHousekeeping, type Housekeeping } from './platform/housekeeping.j
 import { createJobs, pruneDoneJobs, type Jobs } from './platform/jobs/service.js'
 import { createMaintenanceSwitch, type MaintenanceSwitch } from './platform/maintenance.js'
 import { reportingFeature, type ReportingRoutes, type ReportingServices } from './reporting/feature.js'
+import type { ReportFinishedHook } from './reporting/reports/generate.js'
+import { reportingSandboxFeature } from './reporting/sandbox-feature.js'
+import { createDatabaseBlobStore } from './platform/blobs/database-store.js'
+import { createDirectoryBlobStore } from './platform/blobs/directory-store.js'
+import type { BlobStore } from './platform/blobs/types.js'
+import { dirname, join, resolve } from 'node:path'
 
 export interface Infrastructure {
   db: Db
@@ -57,6 +63,20 @@ export interface ServiceOptions {
   extraReportingRoutes?: readonly ReportingRoutes[]
   /** Mounted after the built-in features; the tests mount probe API families this way. */
   extraFeatures?: readonly Feature[]
+  /** Told of every report that ends, inside the transaction recording it (the webhooks feature's hook). */
+  onReportFinished?: ReportFinishedHook
+}
+
+/**
+ * Where report files go: a directory (beside the SQLite file by default) or the database, which every server on a
+ * PostgreSQL database shares; `auto` picks the directory on SQLite and the database on PostgreSQL.
+ */
+export function reportStore(config: Config, db: Db, clock: Clock): BlobStore {
+  const { store, storeDir } = config.reports
+  if (store === 'database' || (store === 'auto' && db.dialect === 'postgres')) return createDatabaseBlobStore({ db, clock })
+  const sqlitePath = config.databaseUrl.startsWith('sqlite:') ? config.databaseUrl.slice('sqlite:'.length) : undefined
+  const beside = sqlitePath && sqlitePath !== ':memory:' ? join(dirname(resolve(sqlitePath)), 'reports') : resolve('data', 'reports')
+  return createDirectoryBlobStore(storeDir ? resolve(storeDir) : beside)
 }
 
 export function createServices(config: Config, infrastructure: Infrastructure, options: ServiceOptions = {}): Services {
@@ -103,8 +123,23 @@ export function createServices(config: Config, infrastructure: Infrastructure, o
   })
   const reportingKeys = createReportingKeyService({ db, clock, secretsKey: config.secretsKey, organizations })
   // Reporting resolves OAuth bearer tokens through the OAuth feature's token service, never importing OAuth.
-  const reporting = reportingFeature({ db: db.kysely, clock, keys: reportingKeys, organizations, tokens: oauth.services.tokens, extraRoutes: options.extraReportingRoutes })
-  const features: Feature[] = [identity, banking, oauth, reporting, ...(options.extraFeatures ?? [])]
+  const reporting = reportingFeature({
+    db: db.kysely,
+    dialect: db.dialect,
+    clock,
+    keys: reportingKeys,
+    organizations,
+    tokens: oauth.services.tokens,
+    jobs,
+    blobs: reportStore(config, db, clock),
+    sandbox: config.mode === 'sandbox',
+    reports: config.reports,
+    onReportFinished: options.onReportFinished,
+    log: (fields, message) => logger.info(fields, message),
+    extraRoutes: options.extraReportingRoutes,
+  })
+  const sandboxClock = config.mode === 'sandbox' ? [reportingSandboxFeature({ clock, gateway: reporting.services.gateway, sandboxClock: reporting.services.sandboxClock })] : []
+  const features: Feature[] = [identity, banking, oauth, reporting, ...sandboxClock, ...(options.extraFeatures ?? [])]
 
   for (const feature of features) for (const job of feature.jobs ?? []) jobs.register(job.kind, job.handler as JobHandler, job.options)
 

@@ -6,6 +6,7 @@ import type { PruneTask } from './housekeeping.js'
 import type { App } from './http/app.js'
 import type { ErrorFamily, MountedFamily } from './http/error-family.js'
 import type { JobHandler, KindOptions } from './jobs/types.js'
+import type { Registry } from 'prom-client'
 
 export interface FeatureHttp {
   /**
@@ -39,6 +40,15 @@ export interface JobKind {
   options?: KindOptions
 }
 
+/**
+ * Periodic work a feature does in every server process (a scheduler's sweep), run every JOBS_POLL_MS beside the
+ * job runner (never when it is 0), runs never overlapping. It must be safe with several processes doing it at once.
+ */
+export interface BackgroundTask {
+  name: string
+  run(): Promise<unknown>
+}
+
 export interface Feature<Services = unknown> {
   readonly name: string
   readonly services: Services
@@ -48,6 +58,9 @@ export interface Feature<Services = unknown> {
   /** The job kinds the feature enqueues and handles (through the Jobs service it is given). */
   readonly jobs?: readonly JobKind[]
   readonly openapi?: FeatureOpenapi
-  /** Counters of the feature's own events, exposed on /metrics. */
-  readonly metrics?: readonly LabelledCounter[]
+  readonly background?: readonly BackgroundTask[]
+  /** Counters of the feature's own events (plain maps, cheap on hot paths), exposed on /metrics. */
+  readonly counters?: readonly LabelledCounter[]
+  /** The feature's own Prometheus metrics (prom-client), written after the platform's on /metrics. */
+  readonly metrics?: Registry
 }

@@ -28,8 +28,11 @@ export class RequestMetrics {
   private readonly byMethod = new Map<string, Map<string, Map<number, Series>>>()
   private readonly all: Series[] = []
 
-  /** `counters`: the features' own counters (see Feature.metrics), written after the request metrics. */
-  constructor(private readonly counters: readonly LabelledCounter[] = []) {
+  /** The features' own counters (Feature.counters) and registries (Feature.metrics), written after the request metrics. */
+  constructor(
+    private readonly counters: readonly LabelledCounter[] = [],
+    private readonly features: readonly Registry[] = [],
+  ) {
     collectDefaultMetrics({ register: this.registry })
   }
 
@@ -68,7 +71,8 @@ export class RequestMetrics {
       lines.push(`http_request_duration_seconds_count{${s.labels}} ${s.count}`)
     }
     for (const counter of this.counters) lines.push('', ...counter.exposition())
-    return `${lines.join('\n')}\n\n${await this.registry.metrics()}`
+    const features = await Promise.all(this.features.map((r) => r.metrics()))
+    return `${lines.join('\n')}\n\n${await this.registry.metrics()}${features.map((text) => `\n${text}`).join('')}`
   }
 }
 

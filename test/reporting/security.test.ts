@@ -1,19 +1,66 @@
-// The reporting security suite, HTTP Signature part: every /reporting/v3 route, the test-only probe POST (mounted
-// inside the reporting scope, behind the same gateway) included, against every way of not being allowed. The JWT and
-// OAuth bearer parts are security-jwt.test.ts and security-oauth.test.ts.
+// The reporting security suite, HTTP Signature part (the JWT and OAuth bearer parts are security-jwt.test.ts and
+// security-oauth.test.ts): every /reporting/v3 route and the sandbox clock (/sandbox/v1, the same gateway), the
+// test-only probe POST (mounted inside the reporting scope, behind the same gateway) included, against every way of
+// not being allowed.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { FakeClock, startTestApp, type TestApp } from '../support/harness.js'
+import { FakeClock, startTestApp, type Response, type TestApp } from '../support/harness.js'
 import { ACCT_KEY, OTHER_KEY, TESTREST_KEY, signedCall, signedHeaders, type SignOptions } from '../support/reporting.js'
-import { ROUTES, expectAllowed, expectRefused, prepareSecurityApp, probe, withQuery, type Route } from '../support/reporting-routes.js'
+import { probe } from '../support/reporting-routes.js'
 
 let t: TestApp
+/** The one-time report of each organization the suite acts for, by organization (GET /reports/{reportId}). */
+const reportIds: Record<string, string> = {}
+const ONE_TIME = { reportDefinitionName: 'TransactionRequestClass', reportName: 'Security_Report', reportFields: ['Request.RequestID'], timezone: 'GMT', reportStartTime: '2026-01-20T00:00:00Z', reportEndTime: '2026-01-21T00:00:00Z' }
 beforeAll(async () => {
   t = await startTestApp({ clock: new FakeClock(new Date('2026-02-01T09:00:00Z')), reportingRoutes: [probe] })
-  await prepareSecurityApp(t)
+  // The subscription GET by name needs one to read, in every organization the suite acts for; so do the report's
+  // details and download (a completed report of the same name and day in each).
+  for (const org of ['testrest', 'testrest_two']) {
+    await t.app.services.reporting.subscriptions.put(org, { reportDefinitionName: 'PayerAuthDetailClass', reportName: 'Security_Probe', reportFields: ['VERes.Enrolled'], timezone: 'GMT' })
+    reportIds[org] = (await t.app.services.reporting.reports.createOneTime(org, ONE_TIME)).reportId
+  }
+  await t.app.services.jobs.runDue()
 })
 afterAll(() => t.close())
 
-const send = (route: Route, o: Partial<SignOptions> = {}) => signedCall(t, { method: route.method, path: route.path, body: route.body, key: TESTREST_KEY, ...o })
+interface Route {
+  name: string
+  method: string
+  /** The path, acting for testrest; or by the organization acted for. */
+  path: string | ((org: string) => string)
+  /** A body, or one made anew for each call (the sandbox clock only moves forward). */
+  body?: string | (() => string)
+}
+let clockCalls = 0
+const pathOf = (route: Route, org = 'testrest') => (typeof route.path === 'string' ? route.path : route.path(org))
+const bodyOf = (route: Route) => (typeof route.body === 'function' ? route.body() : route.body)
+const ROUTES: Route[] = [
+  { name: 'GET /report-definitions', method: 'GET', path: '/reporting/v3/report-definitions' },
+  { name: 'GET /report-definitions/{name}', method: 'GET', path: '/reporting/v3/report-definitions/TransactionRequestClass' },
+  { name: 'GET /probe', method: 'GET', path: '/reporting/v3/probe' },
+  { name: 'POST /probe', method: 'POST', path: '/reporting/v3/probe', body: '{"name":"x"}' },
+  { name: 'GET /report-subscriptions', method: 'GET', path: '/reporting/v3/report-subscriptions' },
+  { name: 'GET /report-subscriptions/{name}', method: 'GET', path: '/reporting/v3/report-subscriptions/Security_Probe' },
+  { name: 'PUT /report-subscriptions', method: 'PUT', path: '/reporting/v3/report-subscriptions', body: JSON.stringify({ reportDefinitionName: 'PayerAuthDetailClass', reportName: 'Security_Probe', reportFields: ['VERes.Enrolled'], timezone: 'GMT' }) },
+  { name: 'PUT /predefined-report-subscriptions', method: 'PUT', path: '/reporting/v3/predefined-report-subscriptions', body: '{"reportDefinitionName":"FundingDetailClass","subscriptionType":"CLASSIC"}' },
+  { name: 'POST /reports', method: 'POST', path: '/reporting/v3/reports', body: JSON.stringify(ONE_TIME) },
+  { name: 'GET /reports', method: 'GET', path: '/reporting/v3/reports?startTime=2026-01-20T00:00:00Z&endTime=2026-01-21T00:00:00Z&timeQueryType=reportTimeFrame' },
+  { name: 'GET /reports/{reportId}', method: 'GET', path: (org) => `/reporting/v3/reports/${reportIds[org]}` },
+  { name: 'GET /report-downloads', method: 'GET', path: '/reporting/v3/report-downloads?reportName=Security_Report&reportDate=2026-01-20' },
+  { name: 'GET /sandbox/v1/clock', method: 'GET', path: '/sandbox/v1/clock' },
+  { name: 'POST /sandbox/v1/clock', method: 'POST', path: '/sandbox/v1/clock', body: () => JSON.stringify({ to: new Date(Date.UTC(2026, 1, 1, 10) + ++clockCalls * 60_000).toISOString() }) },
+]
+
+const AUTH_FAILED = { response: { rmsg: 'Authentication Failed' } }
+/** Admitted: the route's own answer (200, or 201/304 for a PUT that creates or changes nothing). */
+const expectAllowed = (res: Response) => expect([200, 201, 304]).toContain(res.status)
+const expectRefused = (res: Response) => {
+  expect(res.status).toBe(401)
+  expect(res.json).toEqual(AUTH_FAILED)
+}
+/** The route's path (for the organization acted for) with a query parameter added. */
+const withQuery = (route: Route, query: string, org = 'testrest') => `${pathOf(route, org)}${pathOf(route, org).includes('?') ? '&' : '?'}${query}`
+const send = (route: Route, o: Partial<SignOptions> = {}) => signedCall(t, { method: route.method, path: pathOf(route), body: bodyOf(route), key: TESTREST_KEY, ...o })
 
 describe.each(ROUTES)('reporting security: $name', (route) => {
   it('is allowed with a valid signature', async () => {
@@ -21,7 +68,7 @@ describe.each(ROUTES)('reporting security: $name', (route) => {
   })
 
   it('refuses a call without credentials', async () => {
-    expectRefused(await t.call(route.method, route.path, { headers: { 'x-svc-key': undefined, 'content-type': 'application/json' }, body: route.body }))
+    expectRefused(await t.call(route.method, pathOf(route), { headers: { 'x-svc-key': undefined, 'content-type': 'application/json' }, body: bodyOf(route) }))
   })
 
   it('refuses a wrong secret', async () => {
@@ -36,8 +83,9 @@ describe.each(ROUTES)('reporting security: $name', (route) => {
   })
 
   it('refuses a signature made for another host than the one received', async () => {
-    const headers = signedHeaders({ method: route.method, path: route.path, body: route.body, key: TESTREST_KEY, date: t.clock.now() })
-    expectRefused(await t.call(route.method, route.path, { headers: { ...headers, host: 'api.cybersource.com' }, body: route.body }))
+    const body = bodyOf(route)
+    const headers = signedHeaders({ method: route.method, path: pathOf(route), body, key: TESTREST_KEY, date: t.clock.now() })
+    expectRefused(await t.call(route.method, pathOf(route), { headers: { ...headers, host: 'api.cybersource.com' }, body }))
   })
 
   it('refuses a revoked key', async () => {
@@ -54,7 +102,7 @@ describe.each(ROUTES)('reporting security: $name', (route) => {
     })
     const token = login.json.loginResponse.tokens[0].value as string
     for (const authorization of [token, `Bearer ${token}`]) {
-      expectRefused(await t.call(route.method, route.path, { headers: { 'x-svc-key': undefined, authorization, 'content-type': 'application/json' }, body: route.body }))
+      expectRefused(await t.call(route.method, pathOf(route), { headers: { 'x-svc-key': undefined, authorization, 'content-type': 'application/json' }, body: bodyOf(route) }))
     }
   })
 
@@ -76,15 +124,15 @@ describe.each(ROUTES)('reporting security: $name', (route) => {
 
   it("allows a descendant's organizationId, for the account's key and for its meta-key signature", async () => {
     expectAllowed(await send(route, { key: ACCT_KEY, path: withQuery(route, 'organizationId=testrest') }))
-    expectAllowed(await send(route, { key: ACCT_KEY, merchantId: 'testrest_two', path: withQuery(route, 'organizationId=testrest_two') }))
+    expectAllowed(await send(route, { key: ACCT_KEY, merchantId: 'testrest_two', path: withQuery(route, 'organizationId=testrest_two', 'testrest_two') }))
   })
 })
 
 describe('reporting gateway', () => {
   it('refuses a body that does not match its digest, and a digest of another body', async () => {
     const route = ROUTES[3]!
-    const headers = signedHeaders({ method: 'POST', path: route.path, body: '{"name":"x"}', key: TESTREST_KEY, date: t.clock.now() })
-    expectRefused(await t.call('POST', route.path, { headers, body: '{"name":"y"}' }))
+    const headers = signedHeaders({ method: 'POST', path: pathOf(route), body: '{"name":"x"}', key: TESTREST_KEY, date: t.clock.now() })
+    expectRefused(await t.call('POST', pathOf(route), { headers, body: '{"name":"y"}' }))
     expectRefused(await send(route, { digest: 'SHA-256=' + Buffer.alloc(32).toString('base64') }))
   })
 

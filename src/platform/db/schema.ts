@@ -1,6 +1,9 @@
 // Table types for Kysely. Times are stored as ISO-8601 UTC text so that SQLite and PostgreSQL store and sort
 // them identically; amounts (later) are stored as decimal text, never as floats.
 import type { Insertable, Selectable } from 'kysely'
+import type { ReportClocksTable, ReportEventsTable, ReportInstancesTable, ReportSchedulesTable } from './schema-reports.js'
+
+export type * from './schema-reports.js'
 
 export interface ApplicationsTable {
   id: string
@@ -356,6 +359,10 @@ export interface Database {
   reporting_certificates: ReportingCertificatesTable
   reporting_jwt_ids: ReportingJwtIdsTable
   report_subscriptions: ReportSubscriptionsTable
+  report_instances: ReportInstancesTable
+  report_schedules: ReportSchedulesTable
+  report_events: ReportEventsTable
+  report_clocks: ReportClocksTable
 }
 
 export type ApplicationRow = Selectable<ApplicationsTable>

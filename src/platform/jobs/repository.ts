@@ -39,7 +39,7 @@ export async function insertJob(
 }
 
 /** Claims up to `limit` due jobs of `kind` for `owner` until `leaseExpiresAt`, counting the attempt. */
-export async function claimJobs(db: Pick<Db, 'kysely' | 'dialect'>, claim: { kind: string; owner: string; now: string; leaseExpiresAt: string; limit: number }): Promise<JobRow[]> {
+export async function claimJobs(db: Pick<Db, 'kysely' | 'dialect'>, claim: { kind: string; owner: string; now: string; leaseExpiresAt: string; limit: number; id?: string }): Promise<JobRow[]> {
   const { now } = claim
   return db.kysely
     .updateTable('jobs')
@@ -55,6 +55,7 @@ export async function claimJobs(db: Pick<Db, 'kysely' | 'dialect'>, claim: { kin
         .selectFrom('jobs')
         .select('id')
         .where('kind', '=', claim.kind)
+        .$if(claim.id !== undefined, (q) => q.where('id', '=', claim.id!))
         .where((w) => w('attempts', '<', w.ref('max_attempts')))
         .where((w) =>
           w.or([
@@ -93,6 +94,12 @@ interface Held {
 function heldBy(held: Held) {
   return (eb: ExpressionBuilder<Database, 'jobs'>) =>
     eb.and([eb('id', '=', held.id), eb('status', '=', 'running'), eb('lease_owner', '=', held.owner), eb('attempts', '=', held.attempts)])
+}
+
+/** Moves the lease's end while the claim is still this worker's. */
+export async function renewJob(executor: Executor, held: Held, leaseExpiresAt: string, now: string): Promise<boolean> {
+  const res = await executor.updateTable('jobs').set({ lease_expires_at: leaseExpiresAt, updated_at: now }).where(heldBy(held)).executeTakeFirst()
+  return res.numUpdatedRows > 0n
 }
 
 export async function completeJob(executor: Executor, held: Held, now: string): Promise<boolean> {

@@ -6,7 +6,7 @@
 import type { Clock } from '../clock.js'
 import type { Db } from '../db/database.js'
 import { every } from '../timers.js'
-import { claimJobs, completeJob, deleteDoneJobs, failAbandoned, failJob, findJob, insertJob, type JobRow } from './repository.js'
+import { claimJobs, completeJob, deleteDoneJobs, failAbandoned, failJob, findJob, insertJob, renewJob, type JobRow } from './repository.js'
 import {
   DEFAULT_LEASE_MS,
   DEFAULT_MAX_ATTEMPTS,
@@ -26,6 +26,8 @@ export interface Jobs {
   enqueue<P>(executor: Executor, request: EnqueueRequest<P>): Promise<Enqueued>
   /** Claims and runs what is due now, batch after batch, until nothing registered here is due. */
   runDue(): Promise<RunSummary>
+  /** Claims and runs one job now, if it is due (or its lease lapsed) and of a kind registered here (operator commands). */
+  runJob(id: string): Promise<RunSummary>
   /** Polls every `pollMs` on the clock; a second start() without stop() throws. */
   start(pollMs: number): void
   /** Stops polling and waits for the handlers running now to finish. */
@@ -64,12 +66,22 @@ export function createJobs(deps: JobsDeps): Jobs {
   async function runOne(row: JobRow, reg: Registration, summary: RunSummary): Promise<void> {
     const held = { id: row.id, owner, attempts: row.attempts }
     const lease = new AbortController()
-    const leaseMs = Date.parse(row.lease_expires_at!) - clock.now().getTime()
-    const leaseTimer = clock.setTimer(leaseMs, () => lease.abort(new Error('job lease expired')))
+    const expire = () => lease.abort(new Error('job lease expired'))
+    let leaseTimer = clock.setTimer(Date.parse(row.lease_expires_at!) - clock.now().getTime(), expire)
+    const renewLease = async () => {
+      if (lease.signal.aborted) return false
+      const now = clock.now()
+      const renewed = await renewJob(db.kysely, held, new Date(now.getTime() + reg.leaseMs).toISOString(), now.toISOString())
+      if (renewed && !lease.signal.aborted) {
+        leaseTimer.cancel()
+        leaseTimer = clock.setTimer(reg.leaseMs, expire)
+      }
+      return renewed
+    }
     let error: unknown
     let ok = true
     try {
-      await reg.handler(JSON.parse(row.payload) as unknown, { id: row.id, kind: row.kind, attempt: row.attempts, maxAttempts: row.max_attempts, signal: lease.signal })
+      await reg.handler(JSON.parse(row.payload) as unknown, { id: row.id, kind: row.kind, attempt: row.attempts, maxAttempts: row.max_attempts, signal: lease.signal, renewLease })
     } catch (err) {
       ok = false
       error = err
@@ -91,12 +103,22 @@ export function createJobs(deps: JobsDeps): Jobs {
   }
 
   /** Tracked so stop() can wait for a run in progress, claims and handlers included. */
-  function runDue(): Promise<RunSummary> {
-    const run = runBatches()
+  function track(run: Promise<RunSummary>): Promise<RunSummary> {
     const forget = () => void running.delete(run)
     running.add(run)
     run.then(forget, forget)
     return run
+  }
+
+  async function runById(id: string): Promise<RunSummary> {
+    const summary: RunSummary = { succeeded: 0, failed: 0, lost: 0 }
+    const job = await findJob(db.kysely, id)
+    const reg = job && kinds.get(job.kind)
+    if (!job || !reg) return summary
+    const now = clock.now()
+    const [row] = await claimJobs(db, { kind: job.kind, id, owner, now: now.toISOString(), leaseExpiresAt: new Date(now.getTime() + reg.leaseMs).toISOString(), limit: 1 })
+    if (row) await runOne(row, reg, summary)
+    return summary
   }
 
   async function runBatches(): Promise<RunSummary> {
@@ -142,11 +164,12 @@ export function createJobs(deps: JobsDeps): Jobs {
         now: now.toISOString(),
       })
     },
-    runDue,
+    runDue: () => track(runBatches()),
+    runJob: (id) => track(runById(id)),
     start(pollMs) {
       if (stopPolling) throw new Error('jobs polling is already started; stop() it first')
       stopping = false
-      stopPolling = every(clock, pollMs, runDue, (err) => deps.onError?.(err))
+      stopPolling = every(clock, pollMs, () => track(runBatches()), (err) => deps.onError?.(err))
     },
     async stop() {
       stopping = true

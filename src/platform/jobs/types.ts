@@ -13,6 +13,12 @@ export interface JobInfo {
   maxAttempts: number
   /** Aborted when this worker's lease lapses: another worker may then take the job, so stop work that is not done. */
   signal: AbortSignal
+  /**
+   * Extends the lease by the kind's leaseMs from now, while this worker still holds it: a long handler calls it
+   * now and then (a heartbeat), so a short lease can still let a crashed worker's job go quickly. False when the
+   * lease was already lost.
+   */
+  renewLease(): Promise<boolean>
 }
 
 export type JobHandler<P = unknown> = (payload: P, job: JobInfo) => Promise<void>

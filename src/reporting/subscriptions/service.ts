@@ -117,7 +117,8 @@ export function createSubscriptionsService(deps: SubscriptionsDeps): Subscriptio
         const same = (Object.keys(wanted) as (keyof typeof wanted)[]).every((k) => String(current[k]) === String(wanted[k]))
         if (same) return 'unchanged'
       }
-      const now = deps.clock.now().toISOString()
+      // updated_at is the version the report scheduler follows: every change moves it, even within one millisecond.
+      const now = new Date(Math.max(deps.clock.now().getTime(), current ? Date.parse(current.updated_at) + 1 : 0)).toISOString()
       await repo.upsert(tx, { ...wanted, created_at: current?.created_at ?? now, updated_at: now })
       return current ? 'updated' : 'created'
     })
