@@ -10,12 +10,15 @@ import { createDefinitionsService, type DefinitionsService } from './definitions
 import { definitionRoutes } from './definitions/routes.js'
 import { reportingErrors } from './errors.js'
 import { reportingGateway } from './gateway.js'
+import { onDemandRoutes } from './on-demand/routes.js'
+import { createOnDemandService, type OnDemandService } from './on-demand/service.js'
 import { subscriptionRoutes } from './subscriptions/routes.js'
 import { createSubscriptionsService, type SubscriptionsService } from './subscriptions/service.js'
 
 export interface ReportingServices {
   definitions: DefinitionsService
   subscriptions: SubscriptionsService
+  onDemand: OnDemandService
 }
 
 /** Routes mounted under /reporting/v3 behind the reporting gateway, beside the reporting routes (tests' probes). */
@@ -25,7 +28,7 @@ export interface ReportingDeps {
   db: Executor
   clock: Clock
   keys: Pick<ReportingKeyService, 'signingKey'>
-  organizations: Pick<OrganizationService, 'find' | 'mayActFor'>
+  organizations: Pick<OrganizationService, 'find' | 'mayActFor' | 'descendants'>
   extraRoutes?: readonly ReportingRoutes[]
 }
 
@@ -41,9 +44,10 @@ failure answers 401 \`{"response":{"rmsg":"Authentication Failed"}}\`.`
 export function reportingFeature(deps: ReportingDeps): Feature<ReportingServices> {
   const definitions = createDefinitionsService()
   const subscriptions = createSubscriptionsService({ db: deps.db, clock: deps.clock, definitions })
+  const onDemand = createOnDemandService({ db: deps.db, organizations: deps.organizations })
   return {
     name: 'reporting',
-    services: { definitions, subscriptions },
+    services: { definitions, subscriptions, onDemand },
     http: {
       prefix: '/reporting/v3',
       errors: reportingErrors(deps.clock),
@@ -51,6 +55,7 @@ export function reportingFeature(deps: ReportingDeps): Feature<ReportingServices
         await scope.register(reportingGateway, { keys: deps.keys, organizations: deps.organizations, clock: deps.clock })
         await definitionRoutes(scope, { definitions })
         await subscriptionRoutes(scope, { subscriptions })
+        await onDemandRoutes(scope, { onDemand })
         for (const routes of deps.extraRoutes ?? []) await routes(scope)
       },
     },

@@ -38,6 +38,13 @@ interface Route {
   path: string
   body?: string
 }
+const ON_DEMAND: Route[] = [
+  { name: 'GET /purchase-refund-details', method: 'GET', path: '/reporting/v3/purchase-refund-details?startTime=2026-01-10T00:00:00Z&endTime=2026-01-11T00:00:00Z&limit=50' },
+  { name: 'GET /net-fundings', method: 'GET', path: '/reporting/v3/net-fundings?startTime=2026-01-01T00:00:00Z&endTime=2026-01-15T00:00:00Z' },
+  { name: 'GET /payment-batch-summaries', method: 'GET', path: '/reporting/v3/payment-batch-summaries?startTime=2026-01-01T00:00:00Z&endTime=2026-01-15T00:00:00Z' },
+  { name: 'GET /conversion-details', method: 'GET', path: '/reporting/v3/conversion-details?startTime=2026-01-01T00:00:00Z&endTime=2026-01-20T00:00:00Z' },
+  { name: 'GET /notification-of-changes', method: 'GET', path: '/reporting/v3/notification-of-changes?startTime=2025-11-05T00:00:00Z&endTime=2026-02-01T00:00:00Z' },
+]
 const ROUTES: Route[] = [
   { name: 'GET /report-definitions', method: 'GET', path: '/reporting/v3/report-definitions' },
   { name: 'GET /report-definitions/{name}', method: 'GET', path: '/reporting/v3/report-definitions/TransactionRequestClass' },
@@ -47,6 +54,8 @@ const ROUTES: Route[] = [
   { name: 'GET /report-subscriptions/{name}', method: 'GET', path: '/reporting/v3/report-subscriptions/Security_Probe' },
   { name: 'PUT /report-subscriptions', method: 'PUT', path: '/reporting/v3/report-subscriptions', body: JSON.stringify({ reportDefinitionName: 'PayerAuthDetailClass', reportName: 'Security_Probe', reportFields: ['VERes.Enrolled'], timezone: 'GMT' }) },
   { name: 'PUT /predefined-report-subscriptions', method: 'PUT', path: '/reporting/v3/predefined-report-subscriptions', body: '{"reportDefinitionName":"FundingDetailClass","subscriptionType":"CLASSIC"}' },
+  // The on-demand reports, over windows of the sandbox's 90 days (they end on the clock's date).
+  ...ON_DEMAND,
 ]
 
 const AUTH_FAILED = { response: { rmsg: 'Authentication Failed' } }
@@ -122,6 +131,30 @@ describe.each(ROUTES)('reporting security: $name', (route) => {
   it("allows a descendant's organizationId, for the account's key and for its meta-key signature", async () => {
     expectAllowed(await send(route, { key: ACCT_KEY, path: withQuery(route, 'organizationId=testrest') }))
     expectAllowed(await send(route, { key: ACCT_KEY, merchantId: 'testrest_two', path: withQuery(route, 'organizationId=testrest_two') }))
+  })
+})
+
+describe('a partner on the on-demand reports', () => {
+  /** Every organization an answer names (merchant ids, request ids' owners). */
+  const named = (res: Response): Set<string> => new Set([...res.text.matchAll(/"(?:cybersourceMerchantId|merchantId|accountId|organizationId)":"([^"]+)"/g)].map((m) => m[1]!))
+
+  it.each(ON_DEMAND.map((r) => [r.name, r] as const))("%s: reads each of its merchants, and never another tenant's", async (_name, route) => {
+    for (const merchant of ['testrest', 'testrest_two']) {
+      const res = await send(route, { key: ACCT_KEY, path: withQuery(route, `organizationId=${merchant}`) })
+      expect(res.status, merchant).toBe(200)
+      for (const org of named(res)) expect(['testrest_acct', merchant]).toContain(org)
+    }
+    const other = await send(route, { key: ACCT_KEY, path: withQuery(route, 'organizationId=othermerchant') })
+    expect(other.status).toBe(404)
+    expect(other.json.details).toEqual([{ field: 'organizationId', reason: 'no such organization' }])
+  })
+
+  it("breaks payment batch summaries down over its own merchants only; another tenant's key sees only itself", async () => {
+    const path = `${ON_DEMAND[2]!.path}&rollUp=week&breakdown=all_merchant`
+    const partner = await signedCall(t, { method: 'GET', path, key: ACCT_KEY })
+    expect([...named(partner)].sort()).toEqual(['testrest', 'testrest_acct', 'testrest_two'])
+    const other = await signedCall(t, { method: 'GET', path, key: OTHER_KEY })
+    expect([...named(other)]).toEqual(['othermerchant'])
   })
 })
 
