@@ -1,5 +1,6 @@
-// The tallies and events the store keeps as it writes (added to chunk by chunk: PostgreSQL in the upsert, SQLite in
-// code) are exactly what migration 0015 derives in one pass from the same rows.
+// The tallies, events and detail rows the store keeps as it writes (tallies added to chunk by chunk: PostgreSQL in
+// the upsert, SQLite in code; a capture's authorization found in its chunk or in the rows before) are exactly what
+// migration 0015 derives in one pass from the same rows.
 import { sql } from 'kysely'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import * as m0015 from '../../src/migrations/0015_transaction_tallies.js'
@@ -18,6 +19,7 @@ afterAll(() => close())
 const snapshot = async () => ({
   tallies: await db.kysely.selectFrom('transaction_tallies').selectAll().orderBy(['organization_id', 'tally', 'bucket', 'category', 'payment_subtype', 'currency']).execute(),
   events: await db.kysely.selectFrom('transaction_events').selectAll().orderBy(['organization_id', 'kind', 'event_time', 'request_id']).execute(),
+  details: await db.kysely.selectFrom('transaction_details').selectAll().orderBy(['organization_id', 'request_id']).execute(),
 })
 
 describe('tallies', () => {
@@ -34,6 +36,8 @@ describe('tallies', () => {
     const kept = await snapshot()
     expect(kept.tallies.length).toBeGreaterThan(100)
     expect(kept.events.length).toBeGreaterThan(50)
+    // Captures whose authorization was stored in an earlier statement still show it.
+    expect(kept.details.filter((d) => d.sections.split('\n')[2]).length).toBeGreaterThan(kept.details.length / 2)
     const rows = await db.kysely.selectFrom('transaction_tallies').select(sql<string>`sum(count)`.as('n')).where('tally', '=', 'rows').executeTakeFirstOrThrow()
     expect(Number(rows.n)).toBe(6 * 3000 + 3 * 500 + 2)
 

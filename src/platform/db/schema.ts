@@ -285,6 +285,18 @@ export interface TransactionEventsTable {
   request_id: string
 }
 
+/** A submitted purchase or refund rendered as purchase and refund details list it (reporting/transactions/details.ts). */
+export interface TransactionDetailsTable {
+  organization_id: string
+  request_id: string
+  request_time: string
+  submission_time: string
+  /** '' for a transaction without one (an eCheck). */
+  payment_subtype: string
+  /** One line of JSON per section, empty where the request has none. */
+  sections: string
+}
+
 export type OrganizationType = 'reseller' | 'account' | 'merchant'
 
 /** A reseller, account or merchant; the id is the merchant id clients send (`v-c-merchant-id`, `organizationId`). */
@@ -352,6 +364,7 @@ export interface Database {
   transaction_sandbox_loads: TransactionSandboxLoadsTable
   transaction_tallies: TransactionTalliesTable
   transaction_events: TransactionEventsTable
+  transaction_details: TransactionDetailsTable
   organizations: OrganizationsTable
   reporting_keys: ReportingKeysTable
   report_subscriptions: ReportSubscriptionsTable

@@ -1,11 +1,12 @@
 // GET /purchase-refund-details: a page of submitted purchases and refunds. The wire pages by offset and limit;
 // inside, the page's first row is found from the hourly tallies (the hour holding the offset, then a skip within
 // that hour), so a page costs the same at offset 0 and at offset 998,000 and never counts through the rows before
-// it. Pages are kept rendered (page-cache.ts) under a key holding the store's generation.
+// it; the page itself is 2,000 detail rows the store rendered when it wrote them. Pages are kept rendered
+// (page-cache.ts) under a key holding the store's generation.
 import { Readable } from 'node:stream'
 import type { Executor } from '../../platform/db/database.js'
 import { notFound } from '../../platform/errors.js'
-import { DETAILS_CSV_HEADER, DETAILS_XML_CLOSE, detailCsvLine, detailEntry, detailsJson, detailsXmlOpen, detailXml, parse, type DetailContext, type DetailEntry, type ParsedRow } from './details-body.js'
+import { DETAILS_CSV_HEADER, DETAILS_XML_CLOSE, detailCsvLine, detailsJson, detailsXmlOpen, detailXml, readSections, type DetailContext } from './details-body.js'
 import { negotiate, type Format } from './formats.js'
 import type { CachedPage, PageCache } from './page-cache.js'
 import * as repo from './repository.js'
@@ -19,7 +20,7 @@ export interface Answer {
 }
 
 const NO_TRANSACTIONS = 'no transactions fall in the window'
-/** Rows rendered per chunk of a streamed CSV or XML page. */
+/** Rows written per chunk of a streamed CSV or XML page. */
 const CHUNK = 250
 
 export function createDetailsReport(deps: { db: Executor; cache: PageCache }) {
@@ -43,25 +44,17 @@ export function createDetailsReport(deps: { db: Executor; cache: PageCache }) {
     return { total, ...(start ?? { from: window.end, skip: 0 }) }
   }
 
-  async function entries(filter: repo.DetailFilter, window: Window, ctx: DetailContext): Promise<ParsedRow[] | undefined> {
+  /** The page's stored rows; undefined when the window holds no detail at all. */
+  async function page(filter: repo.DetailFilter, window: Window, ctx: DetailContext): Promise<string[] | undefined> {
     const at = await locate(filter, window, ctx.offset)
     if (at.total === 0) return undefined
     if (ctx.offset >= at.total) return []
-    return (await repo.detailRows(db, filter, at.from, window.end, at.skip, ctx.limit)).map(parse)
+    return repo.detailSections(db, filter, at.from, window.end, at.skip, ctx.limit)
   }
 
-  async function authorizationsOf(organizationId: string, rows: readonly ParsedRow[]): Promise<Map<string, ParsedRow>> {
-    const ids = rows.flatMap((p) => (p.row.type === 'capture' && p.fields['Request']?.['LinkedRequestID'] ? [p.fields['Request']['LinkedRequestID']] : []))
-    return new Map((await repo.rowsById(db, organizationId, ids)).map((r) => [r.request_id, parse(r)]))
-  }
-
-  async function render(format: Format, contentType: string, rows: ParsedRow[], window: Window, ctx: DetailContext, keep: (page: CachedPage) => void): Promise<Answer> {
-    const authorizations = await authorizationsOf(ctx.organizationId, rows)
-    const entry = (p: ParsedRow) => detailEntry(p, authorizations, ctx)
-    if (format === 'json') return { contentType, body: Buffer.from(JSON.stringify(detailsJson(rows.map(entry), ctx))) }
+  function stream(format: Exclude<Format, 'json'>, contentType: string, rows: string[], window: Window, ctx: DetailContext, keep: (page: CachedPage) => void): Answer {
     const head = format === 'csv' ? DETAILS_CSV_HEADER : detailsXmlOpen({ ...ctx, startTime: window.start, endTime: window.end, pageResults: rows.length })
     const line = format === 'csv' ? detailCsvLine : detailXml
-    const tail = format === 'csv' ? '' : DETAILS_XML_CLOSE
     // Written a chunk of rows at a time as the client reads; the whole page is kept once it has been written.
     async function* chunks() {
       const written: Buffer[] = []
@@ -71,11 +64,11 @@ export function createDetailsReport(deps: { db: Executor; cache: PageCache }) {
         return bytes
       }
       yield emit(head)
-      for (let i = 0; i < rows.length; i += CHUNK) yield emit(rows.slice(i, i + CHUNK).map((p) => line(entry(p) as DetailEntry)).join(''))
-      if (tail) yield emit(tail)
+      for (let i = 0; i < rows.length; i += CHUNK) yield emit(rows.slice(i, i + CHUNK).map((text) => line(readSections(text, ctx))).join(''))
+      if (format === 'xml') yield emit(DETAILS_XML_CLOSE)
       keep({ contentType, body: Buffer.concat(written) })
     }
-    return { contentType, body: Readable.from(chunks(), { objectMode: false }) }
+    return { contentType, body: Readable.from(chunks()) }
   }
 
   return async function purchaseRefundDetails(organizationId: string, query: DetailsQuery, accept: string | undefined): Promise<Answer> {
@@ -90,13 +83,13 @@ export function createDetailsReport(deps: { db: Executor; cache: PageCache }) {
     if (cached) return cached
     if (format === 'json') {
       return cache.getOrRender(key, async () => {
-        const rows = await entries(filter, window, ctx)
+        const rows = await page(filter, window, ctx)
         if (rows === undefined) throw notFound([{ reason: NO_TRANSACTIONS }])
-        return (await render(format, contentType, rows, window, ctx, () => {})) as CachedPage
+        return { contentType, body: Buffer.from(detailsJson(rows, ctx)) }
       })
     }
-    const rows = await entries(filter, window, ctx)
+    const rows = await page(filter, window, ctx)
     if (rows === undefined) throw notFound([{ reason: NO_TRANSACTIONS }])
-    return render(format, contentType, rows, window, ctx, (page) => cache.set(key, page))
+    return stream(format, contentType, rows, window, ctx, (p) => cache.set(key, p))
   }
 }

@@ -6,15 +6,24 @@ import { Readable } from 'node:stream'
 import type { Executor } from '../../platform/db/database.js'
 import { notFound } from '../../platform/errors.js'
 import type { EventKind } from '../transactions/tallies.js'
-import { parse, present, type ParsedRow } from './details-body.js'
+import type { CatalogFields } from '../transactions/catalog.js'
 import type { Answer } from './details.js'
 import { csvLine, negotiate, xmlAttributes, xmlText, XML_DECLARATION } from './formats.js'
 import * as repo from './repository.js'
+import type { StoredRow } from './repository.js'
 import type { ConversionEntry, NoticeEntry, NotificationOfChanges, WindowQuery } from './schemas.js'
 import { MAX_WINDOW_DAYS, readWindow, type Window } from './window.js'
 
 const PAGE = 1000
 const NO_TRANSACTIONS = 'no transactions fall in the window'
+
+interface ParsedRow {
+  row: StoredRow
+  fields: CatalogFields
+}
+const parse = (row: StoredRow): ParsedRow => ({ row, fields: JSON.parse(row.fields) as CatalogFields })
+/** Absent members stay undefined, which JSON leaves out and the CSV and XML writers skip. */
+const present = <T>(entry: T): T => entry
 
 export function conversionEntry({ row, fields: f }: ParsedRow): ConversionEntry {
   const c = f['Conversion'] ?? {}

@@ -1,14 +1,13 @@
-// SQL of the on-demand reports, over the transaction store's rows, tallies and events. Every statement names the
-// organizations it reads first, so it runs on the (organization, …) indexes and primary keys and never reads
-// another merchant's rows. Amounts come back as the stored decimal text; sums are made exactly in code.
-import { sql, type SelectQueryBuilder } from 'kysely'
+// SQL of the on-demand reports, over the transaction store's rows, tallies, events and detail rows. Every statement
+// names the organizations it reads first, so it runs on the (organization, …) indexes and primary keys and never
+// reads another merchant's rows. Amounts come back as the stored decimal text; sums are made exactly in code.
+import { sql } from 'kysely'
 import type { Executor } from '../../platform/db/database.js'
-import type { Database } from '../../platform/db/schema.js'
 import { DETAIL_TYPES } from '../transactions/tallies.js'
 
 export type View = 'request' | 'submission'
 
-/** A stored transaction as the reports read it: the core columns they use and `fields` still as JSON text. */
+/** A stored transaction as the event reports read it: the core columns they use and `fields` still as JSON text. */
 export interface StoredRow {
   organization_id: string
   request_id: string
@@ -52,31 +51,24 @@ export async function detailHours(db: Executor, filter: DetailFilter, from: stri
   return rows.map((r) => ({ bucket: r.bucket, n: Number(r.n) }))
 }
 
-function details(db: Executor, filter: DetailFilter, from: string, to: string): SelectQueryBuilder<Database, 'transactions', object> {
+function details(db: Executor, filter: DetailFilter, from: string, to: string) {
   const column = TIME[filter.view]
-  let q = db.selectFrom('transactions').where('organization_id', '=', filter.organizationId).where(column, '>=', from).where(column, '<', to).where('type', 'in', DETAIL_TYPES)
-  // By request time, only what was submitted; by submission time the window itself says so.
-  if (filter.view === 'request') q = q.where('submission_time', 'is not', null)
+  let q = db.selectFrom('transaction_details').where('organization_id', '=', filter.organizationId).where(column, '>=', from).where(column, '<', to)
   if (filter.paymentSubtype !== undefined) q = q.where('payment_subtype', '=', filter.paymentSubtype)
   return q
 }
 
-/** Purchase and refund details in [from, to) counted from the rows (for a window's partial first and last hours). */
+/** Purchase and refund details in [from, to) counted from the detail rows (for a window's partial first and last hours). */
 export async function countDetails(db: Executor, filter: DetailFilter, from: string, to: string): Promise<number> {
   const row = await details(db, filter, from, to).select(sql<number | string>`count(*)`.as('n')).executeTakeFirstOrThrow()
   return Number(row.n)
 }
 
-/** `limit` details from [from, to) after skipping `skip`, in the view's time order, then by request id. */
-export function detailRows(db: Executor, filter: DetailFilter, from: string, to: string, skip: number, limit: number): Promise<StoredRow[]> {
+/** The stored sections of `limit` details from [from, to) after skipping `skip`, in the view's time order, then by request id. */
+export async function detailSections(db: Executor, filter: DetailFilter, from: string, to: string, skip: number, limit: number): Promise<string[]> {
   const column = TIME[filter.view]
-  return details(db, filter, from, to).select(ROW_COLUMNS).orderBy(column).orderBy('request_id').limit(limit).offset(skip).execute()
-}
-
-/** Transactions of one organization by request id (the authorizations captures name). */
-export async function rowsById(db: Executor, organizationId: string, requestIds: readonly string[]): Promise<StoredRow[]> {
-  if (requestIds.length === 0) return []
-  return db.selectFrom('transactions').select(ROW_COLUMNS).where('organization_id', '=', organizationId).where('request_id', 'in', requestIds).execute()
+  const rows = await details(db, filter, from, to).select('sections').orderBy(column).orderBy('request_id').limit(limit).offset(skip).execute()
+  return rows.map((r) => r.sections)
 }
 
 export interface TallyRow {

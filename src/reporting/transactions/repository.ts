@@ -6,6 +6,7 @@ import type { Dialect, Executor } from '../../platform/db/database.js'
 import type { Database, TransactionsTable, TransactionTalliesTable } from '../../platform/db/schema.js'
 import type { Decision, Transaction, TransactionType } from './catalog.js'
 import { sumDecimals } from './decimal.js'
+import { detailSections, linkedAuthorizationIds, renderSections } from './details.js'
 import { eventsOf, mergeTallies, type Tally } from './tallies.js'
 
 const COLUMNS = [
@@ -63,14 +64,40 @@ function sqliteInsert(rows: number): string {
 const POSTGRES_INSERT = `insert into transactions (${COLUMNS.join(',')}) select * from unnest(${COLUMNS.map((_, i) => `$${i + 1}::text[]`).join(',')})`
 
 /**
- * Inserts transactions, their tallies and their events. Give it a transaction: the three must commit together (a
- * request id already stored fails the statement, and the tallies with it).
+ * Inserts transactions and what the reports derive from them: tallies, events and detail rows. Give it a
+ * transaction: they must commit together (a request id already stored fails the statement, and the rest with it).
  */
 export async function insertTransactions(db: Executor, dialect: Dialect, transactions: readonly Transaction[]): Promise<void> {
   await insertRows(db, dialect, transactions)
   await addTallies(db, dialect, mergeTallies(transactions))
   const events = transactions.flatMap(eventsOf).map((e) => ({ organization_id: e.organizationId, kind: e.kind, event_time: e.time, request_id: e.requestId }))
   for (let start = 0; start < events.length; start += ROWS_PER_STATEMENT) await db.insertInto('transaction_events').values(events.slice(start, start + ROWS_PER_STATEMENT)).execute()
+  await insertDetails(db, transactions)
+}
+
+/**
+ * The detail rows of submitted purchases and refunds. A capture's authorization is found among the transactions
+ * stored with it, or else among those stored before (a capture stored before its authorization shows none).
+ */
+async function insertDetails(db: Executor, transactions: readonly Transaction[]): Promise<void> {
+  const key = (organizationId: string, requestId: string) => `${organizationId}\u0000${requestId}`
+  const known = new Map(transactions.map((t) => [key(t.organizationId, t.requestId), t]))
+  const missing = new Map<string, string[]>()
+  for (const t of transactions) {
+    const linked = linkedAuthorizationIds([t])[0]
+    if (linked !== undefined && !known.has(key(t.organizationId, linked))) missing.set(t.organizationId, [...(missing.get(t.organizationId) ?? []), linked])
+  }
+  for (const [organizationId, ids] of missing) {
+    for (let start = 0; start < ids.length; start += ROWS_PER_STATEMENT) {
+      const rows = await db.selectFrom('transactions').selectAll().where('organization_id', '=', organizationId).where('request_id', 'in', ids.slice(start, start + ROWS_PER_STATEMENT)).execute()
+      for (const row of rows) known.set(key(organizationId, row.request_id), fromRow(row))
+    }
+  }
+  const rows = transactions.flatMap((t) => {
+    const sections = detailSections(t, known.get(key(t.organizationId, t.fields['Request']?.['LinkedRequestID'] ?? '')))
+    return sections ? [{ organization_id: t.organizationId, request_id: t.requestId, request_time: t.requestTime, submission_time: t.submissionTime!, payment_subtype: t.paymentSubtype ?? '', sections: renderSections(sections) }] : []
+  })
+  for (let start = 0; start < rows.length; start += ROWS_PER_STATEMENT) await db.insertInto('transaction_details').values(rows.slice(start, start + ROWS_PER_STATEMENT)).execute()
 }
 
 async function insertRows(db: Executor, dialect: Dialect, transactions: readonly Transaction[]): Promise<void> {
