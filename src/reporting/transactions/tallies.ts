@@ -69,28 +69,43 @@ function fundingCategory(type: string): string | undefined {
 /** Status `P` (pending) or `F` (failed) is not done; no status with the value present is. */
 const done = (status: string | undefined) => status !== 'P' && status !== 'F'
 
-/** The tallies one transaction adds to (before merging). */
-export function talliesOf(t: Transaction): Tally[] {
-  const base = { organizationId: t.organizationId, paymentSubtype: t.paymentSubtype ?? '', settledCount: 0, fundedCount: 0, fundedAmount: '0' }
-  const out: Tally[] = [{ ...base, tally: 'rows', bucket: '', category: '', paymentSubtype: '', currency: '', count: 1, amount: '0' }]
+type Visit = (tally: TallyKind, bucket: string, category: string, currency: string, amount: string | undefined, settled: boolean, funded: boolean) => void
+
+/** Calls `add` for each tally one transaction adds to (its amount undefined where the tally sums none). */
+function visitTallies(t: Transaction, add: Visit): void {
+  add('rows', '', '', '', undefined, false, false)
   if (isDetail(t)) {
-    out.push({ ...base, tally: 'request', bucket: hourOf(t.requestTime), category: '', currency: '', count: 1, amount: '0' })
-    out.push({ ...base, tally: 'batch', bucket: hourOf(t.submissionTime!), category: PURCHASE_TYPES.includes(t.type) ? 'SALES' : 'CREDITS', currency: t.currency, count: 1, amount: t.amount })
+    add('request', hourOf(t.requestTime), '', '', undefined, false, false)
+    add('batch', hourOf(t.submissionTime!), PURCHASE_TYPES.includes(t.type) ? 'SALES' : 'CREDITS', t.currency, t.amount, false, false)
   }
   const category = fundingCategory(t.type)
-  if (t.fundingDate !== undefined && category !== undefined) {
-    const funded = done(t.fields['Funding']?.['Status'])
-    const settled = t.settlementAmount !== undefined && done(t.fields['Settlement']?.['Status'])
-    const amount = t.settlementAmount ?? t.amount
-    const flags = { settledCount: settled ? 1 : 0, fundedCount: funded ? 1 : 0 }
-    const currency = t.settlementCurrency ?? t.currency
-    out.push({ ...base, ...flags, tally: 'funding', bucket: t.fundingDate, category, currency, count: 1, amount, fundedAmount: funded ? amount : '0' })
-    const fee = t.fields['Fee']?.['TotalFeeAmount']
-    if (fee !== undefined) {
-      const feeCurrency = t.fields['Fee']?.['TotalFeeCurrency'] ?? currency
-      out.push({ ...base, ...flags, tally: 'funding', bucket: t.fundingDate, category: 'FEES', currency: feeCurrency, count: 1, amount: fee, fundedAmount: funded ? fee : '0' })
-    }
-  }
+  if (t.fundingDate === undefined || category === undefined) return
+  const funded = done(t.fields['Funding']?.['Status'])
+  const settled = t.settlementAmount !== undefined && done(t.fields['Settlement']?.['Status'])
+  const currency = t.settlementCurrency ?? t.currency
+  add('funding', t.fundingDate, category, currency, t.settlementAmount ?? t.amount, settled, funded)
+  const fee = t.fields['Fee']?.['TotalFeeAmount']
+  if (fee !== undefined) add('funding', t.fundingDate, 'FEES', t.fields['Fee']?.['TotalFeeCurrency'] ?? currency, fee, settled, funded)
+}
+
+/** The tallies one transaction adds to (before merging). */
+export function talliesOf(t: Transaction): Tally[] {
+  const out: Tally[] = []
+  visitTallies(t, (tally, bucket, category, currency, amount, settled, funded) => {
+    out.push({
+      organizationId: t.organizationId,
+      tally,
+      bucket,
+      category,
+      paymentSubtype: tally === 'rows' ? '' : (t.paymentSubtype ?? ''),
+      currency,
+      count: 1,
+      amount: amount ?? '0',
+      settledCount: settled ? 1 : 0,
+      fundedCount: funded ? 1 : 0,
+      fundedAmount: funded && amount !== undefined ? amount : '0',
+    })
+  })
   return out
 }
 
@@ -110,25 +125,41 @@ export function addTally(a: Tally, b: Pick<Tally, 'count' | 'amount' | 'settledC
   }
 }
 
-/** The tallies of many transactions, one per key (amounts summed as they come, each parsed once). */
+interface Running {
+  key: TallyKey
+  count: number
+  amount: DecimalSum
+  settledCount: number
+  fundedCount: number
+  fundedAmount: DecimalSum
+}
+
+/**
+ * The tallies of many transactions, one per key. On the store's write path for every row, so it makes no object
+ * per row and tally, and parses each amount once.
+ */
 export function mergeTallies(transactions: Iterable<Transaction>): Tally[] {
-  const merged = new Map<string, { tally: Tally; amount: DecimalSum; fundedAmount: DecimalSum }>()
+  const merged = new Map<string, Running>()
   for (const t of transactions) {
-    for (const tally of talliesOf(t)) {
-      const key = tallyKey(tally)
-      const seen = merged.get(key)
-      if (!seen) {
-        merged.set(key, { tally, amount: new DecimalSum().add(tally.amount), fundedAmount: new DecimalSum().add(tally.fundedAmount) })
-        continue
+    const subtype = t.paymentSubtype ?? ''
+    visitTallies(t, (tally, bucket, category, currency, amount, settled, funded) => {
+      const paymentSubtype = tally === 'rows' ? '' : subtype
+      const key = `${t.organizationId}\u0000${tally}\u0000${bucket}\u0000${category}\u0000${paymentSubtype}\u0000${currency}`
+      let running = merged.get(key)
+      if (!running) {
+        running = { key: { organizationId: t.organizationId, tally, bucket, category, paymentSubtype, currency }, count: 0, amount: new DecimalSum(), settledCount: 0, fundedCount: 0, fundedAmount: new DecimalSum() }
+        merged.set(key, running)
       }
-      seen.tally.count += tally.count
-      seen.tally.settledCount += tally.settledCount
-      seen.tally.fundedCount += tally.fundedCount
-      seen.amount.add(tally.amount)
-      seen.fundedAmount.add(tally.fundedAmount)
-    }
+      running.count++
+      if (settled) running.settledCount++
+      if (amount !== undefined) running.amount.add(amount)
+      if (funded) {
+        running.fundedCount++
+        if (amount !== undefined) running.fundedAmount.add(amount)
+      }
+    })
   }
-  return [...merged.values()].map(({ tally, amount, fundedAmount }) => ({ ...tally, amount: amount.toString(), fundedAmount: fundedAmount.toString() }))
+  return [...merged.values()].map((r) => ({ ...r.key, count: r.count, amount: r.amount.toString(), settledCount: r.settledCount, fundedCount: r.fundedCount, fundedAmount: r.fundedAmount.toString() }))
 }
 
 const ISO_UTC = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,3})?Z$/
