@@ -17,3 +17,9 @@ export async function insert(db: Executor, row: OrganizationRow): Promise<boolea
 export function list(db: Executor): Promise<OrganizationRow[]> {
   return db.selectFrom('organizations').selectAll().orderBy('created_at').orderBy('id').execute()
 }
+
+/** The organizations directly below any of these. */
+export function children(db: Executor, parentIds: readonly string[]): Promise<OrganizationRow[]> {
+  if (parentIds.length === 0) return Promise.resolve([])
+  return db.selectFrom('organizations').selectAll().where('parent_id', 'in', parentIds).orderBy('id').execute()
+}

@@ -44,6 +44,8 @@ export interface OrganizationService {
   find(id: string): Promise<Organization | undefined>
   /** True when `actor` may act for `target`: the target exists and is the actor or one of its descendants. */
   mayActFor(actor: string, target: string): Promise<boolean>
+  /** Every organization below this one (not itself), parents before their children; [] for an unknown id. */
+  descendants(id: string): Promise<Organization[]>
   /** Throws invalid() for a bad id, type or parent, conflict() for a taken id. */
   create(input: NewOrganization): Promise<Organization>
   /** Creates it unless an organization with this id exists (sandbox start-up; safe for concurrent starts). */
@@ -100,6 +102,18 @@ export function createOrganizationService(deps: { db: Pick<Db, 'kysely'>; clock:
 
     async mayActFor(actor, target) {
       return (await lineage(target)).some((org) => org.id === actor)
+    },
+
+    async descendants(id) {
+      const found: Organization[] = []
+      // Level by level, bounded like lineage(): a corrupted cycle cannot loop.
+      let level = [id]
+      for (let depth = 0; depth < MAX_DEPTH && level.length > 0; depth++) {
+        const below = (await repo.children(db.kysely, level)).map(toOrganization)
+        found.push(...below)
+        level = below.map((o) => o.id)
+      }
+      return found
     },
 
     async create(input) {

@@ -27,6 +27,8 @@ import { createReportsService, type ReportsService } from './reports/service.js'
 import { createSandboxClock, type SandboxClock } from './scheduler/clock-routes.js'
 import { createReportingClock, type ReportingClock } from './scheduler/clocks.js'
 import { createScheduler, type Scheduler } from './scheduler/service.js'
+import { onDemandRoutes } from './on-demand/routes.js'
+import { createOnDemandService, type OnDemandService } from './on-demand/service.js'
 import { subscriptionRoutes } from './subscriptions/routes.js'
 import { createSubscriptionsService, type SubscriptionsService } from './subscriptions/service.js'
 import { createTransactionService } from './transactions/service/index.js'
@@ -45,6 +47,7 @@ export interface ReportingServices {
   readonly reportJobOptions: { leaseMs: number; maxAttempts: number }
   /** The gateway's authenticator and refusal counters, shared with the sandbox's /sandbox/v1 scope. */
   readonly gateway: ReportingGatewayOptions
+  onDemand: OnDemandService
 }
 
 /** Routes mounted under /reporting/v3 behind the reporting gateway, beside the reporting routes (tests' probes). */
@@ -55,7 +58,7 @@ export interface ReportingDeps {
   dialect: Dialect
   clock: Clock
   keys: Pick<ReportingKeyService, 'signingKey' | 'certificates'>
-  organizations: Pick<OrganizationService, 'find' | 'mayActFor'>
+  organizations: Pick<OrganizationService, 'find' | 'mayActFor' | 'descendants'>
   /** OAuth access tokens, resolved by the OAuth feature's token service (reporting never imports OAuth). */
   tokens: Pick<AccessTokenResolver, 'find'>
   jobs: Pick<Jobs, 'enqueue'>
@@ -104,6 +107,7 @@ export function reportingFeature(deps: ReportingDeps): Feature<ReportingServices
     jwtIds: { firstSeen: (idHash, expiresAt) => authRepo.recordJwtId(deps.db, idHash, expiresAt.toISOString(), deps.clock.now().toISOString()) },
     clock: deps.clock,
   })
+  const onDemand = createOnDemandService({ db: deps.db, organizations: deps.organizations })
   const gateway: ReportingGatewayOptions = { authenticator, organizations: deps.organizations, failures }
   const transactions = createTransactionService({ db: { kysely: db, dialect: deps.dialect }, clock })
   const reportingClock = createReportingClock({ db, clock, sandbox: deps.sandbox })
@@ -116,7 +120,7 @@ export function reportingFeature(deps: ReportingDeps): Feature<ReportingServices
     createReportGenerator({ db, clock, blobs, transactions, definitions, reportingClock, sandbox: deps.sandbox, leaseMs: deps.reports.leaseMs, metrics, onReportFinished: deps.onReportFinished, log: deps.log, onProgress })
   return {
     name: 'reporting',
-    services: { definitions, subscriptions, reports, scheduler, reportingClock, sandboxClock, generator, reportJobOptions, gateway },
+    services: { definitions, subscriptions, reports, scheduler, reportingClock, sandboxClock, generator, reportJobOptions, gateway, onDemand },
     jobs: [{ kind: REPORT_JOB, handler: generator() as never, options: reportJobOptions }],
     background: [{ name: 'report scheduler', run: () => scheduler.sweep() }],
     housekeeping: [
@@ -133,6 +137,7 @@ export function reportingFeature(deps: ReportingDeps): Feature<ReportingServices
         await definitionRoutes(scope, { definitions })
         await subscriptionRoutes(scope, { subscriptions })
         await reportRoutes(scope, { reports, blobs })
+        await onDemandRoutes(scope, { onDemand })
         for (const routes of deps.extraRoutes ?? []) await routes(scope)
       },
     },

@@ -34,6 +34,13 @@ interface Route {
 let clockCalls = 0
 const pathOf = (route: Route, org = 'testrest') => (typeof route.path === 'string' ? route.path : route.path(org))
 const bodyOf = (route: Route) => (typeof route.body === 'function' ? route.body() : route.body)
+const ON_DEMAND: Route[] = [
+  { name: 'GET /purchase-refund-details', method: 'GET', path: '/reporting/v3/purchase-refund-details?startTime=2026-01-10T00:00:00Z&endTime=2026-01-11T00:00:00Z&limit=50' },
+  { name: 'GET /net-fundings', method: 'GET', path: '/reporting/v3/net-fundings?startTime=2026-01-01T00:00:00Z&endTime=2026-01-15T00:00:00Z' },
+  { name: 'GET /payment-batch-summaries', method: 'GET', path: '/reporting/v3/payment-batch-summaries?startTime=2026-01-01T00:00:00Z&endTime=2026-01-15T00:00:00Z' },
+  { name: 'GET /conversion-details', method: 'GET', path: '/reporting/v3/conversion-details?startTime=2026-01-01T00:00:00Z&endTime=2026-01-20T00:00:00Z' },
+  { name: 'GET /notification-of-changes', method: 'GET', path: '/reporting/v3/notification-of-changes?startTime=2025-11-05T00:00:00Z&endTime=2026-02-01T00:00:00Z' },
+]
 const ROUTES: Route[] = [
   { name: 'GET /report-definitions', method: 'GET', path: '/reporting/v3/report-definitions' },
   { name: 'GET /report-definitions/{name}', method: 'GET', path: '/reporting/v3/report-definitions/TransactionRequestClass' },
@@ -49,6 +56,8 @@ const ROUTES: Route[] = [
   { name: 'GET /report-downloads', method: 'GET', path: '/reporting/v3/report-downloads?reportName=Security_Report&reportDate=2026-01-20' },
   { name: 'GET /sandbox/v1/clock', method: 'GET', path: '/sandbox/v1/clock' },
   { name: 'POST /sandbox/v1/clock', method: 'POST', path: '/sandbox/v1/clock', body: () => JSON.stringify({ to: new Date(Date.UTC(2026, 1, 1, 10) + ++clockCalls * 60_000).toISOString() }) },
+  // The on-demand reports, over windows of the sandbox's 90 days (they end on the clock's date).
+  ...ON_DEMAND,
 ]
 
 const AUTH_FAILED = { response: { rmsg: 'Authentication Failed' } }
@@ -125,6 +134,30 @@ describe.each(ROUTES)('reporting security: $name', (route) => {
   it("allows a descendant's organizationId, for the account's key and for its meta-key signature", async () => {
     expectAllowed(await send(route, { key: ACCT_KEY, path: withQuery(route, 'organizationId=testrest') }))
     expectAllowed(await send(route, { key: ACCT_KEY, merchantId: 'testrest_two', path: withQuery(route, 'organizationId=testrest_two', 'testrest_two') }))
+  })
+})
+
+describe('a partner on the on-demand reports', () => {
+  /** Every organization an answer names (merchant ids, request ids' owners). */
+  const named = (res: Response): Set<string> => new Set([...res.text.matchAll(/"(?:cybersourceMerchantId|merchantId|accountId|organizationId)":"([^"]+)"/g)].map((m) => m[1]!))
+
+  it.each(ON_DEMAND.map((r) => [r.name, r] as const))("%s: reads each of its merchants, and never another tenant's", async (_name, route) => {
+    for (const merchant of ['testrest', 'testrest_two']) {
+      const res = await send(route, { key: ACCT_KEY, path: withQuery(route, `organizationId=${merchant}`) })
+      expect(res.status, merchant).toBe(200)
+      for (const org of named(res)) expect(['testrest_acct', merchant]).toContain(org)
+    }
+    const other = await send(route, { key: ACCT_KEY, path: withQuery(route, 'organizationId=othermerchant') })
+    expect(other.status).toBe(404)
+    expect(other.json.details).toEqual([{ field: 'organizationId', reason: 'no such organization' }])
+  })
+
+  it("breaks payment batch summaries down over its own merchants only; another tenant's key sees only itself", async () => {
+    const path = `${ON_DEMAND[2]!.path}&rollUp=week&breakdown=all_merchant`
+    const partner = await signedCall(t, { method: 'GET', path, key: ACCT_KEY })
+    expect([...named(partner)].sort()).toEqual(['testrest', 'testrest_acct', 'testrest_two'])
+    const other = await signedCall(t, { method: 'GET', path, key: OTHER_KEY })
+    expect([...named(other)]).toEqual(['othermerchant'])
   })
 })
 

@@ -15,6 +15,7 @@ import * as m0010 from '../../migrations/0010_organizations.js'
 import * as m0012 from '../../migrations/0012_oauth_par_dpop.js'
 import * as m0013 from '../../migrations/0013_report_subscriptions.js'
 import * as m0014 from '../../migrations/0014_reporting_bearer_auth.js'
+import * as m0015 from '../../migrations/0015_transaction_tallies.js'
 import * as m0016 from '../../migrations/0016_report_engine.js'
 
 const migrations: Record<string, Migration> = {
@@ -31,6 +32,7 @@ const migrations: Record<string, Migration> = {
   '0012_oauth_par_dpop': m0012,
   '0013_report_subscriptions': m0013,
   '0014_reporting_bearer_auth': m0014,
+  '0015_transaction_tallies': m0015,
   '0016_report_engine': m0016,
 }
 

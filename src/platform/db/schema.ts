@@ -267,6 +267,45 @@ export interface TransactionSandboxLoadsTable {
   created_at: string
 }
 
+/** Counts and exact sums the on-demand reports read (reporting/transactions/tallies.ts, migration 0015). */
+export interface TransactionTalliesTable {
+  organization_id: string
+  /** rows, request, batch or funding. */
+  tally: string
+  /** Hour start (ISO-8601 UTC), funding date (`YYYY-MM-DD`), or ''. */
+  bucket: string
+  category: string
+  payment_subtype: string
+  currency: string
+  count: number
+  /** Exact decimal text. */
+  amount: string
+  settled_count: number
+  funded_count: number
+  /** Exact decimal text. */
+  funded_amount: string
+}
+
+/** Times held inside a transaction's fields that reports select by (conversions, notifications of change). */
+export interface TransactionEventsTable {
+  organization_id: string
+  kind: string
+  event_time: string
+  request_id: string
+}
+
+/** A submitted purchase or refund rendered as purchase and refund details list it (reporting/transactions/details.ts). */
+export interface TransactionDetailsTable {
+  organization_id: string
+  request_id: string
+  request_time: string
+  submission_time: string
+  /** '' for a transaction without one (an eCheck). */
+  payment_subtype: string
+  /** One line of JSON per section, empty where the request has none. */
+  sections: string
+}
+
 export type OrganizationType = 'reseller' | 'account' | 'merchant'
 
 /** A reseller, account or merchant; the id is the merchant id clients send (`v-c-merchant-id`, `organizationId`). */
@@ -354,6 +393,9 @@ export interface Database {
   blob_chunks: BlobChunksTable
   transactions: TransactionsTable
   transaction_sandbox_loads: TransactionSandboxLoadsTable
+  transaction_tallies: TransactionTalliesTable
+  transaction_events: TransactionEventsTable
+  transaction_details: TransactionDetailsTable
   organizations: OrganizationsTable
   reporting_keys: ReportingKeysTable
   reporting_certificates: ReportingCertificatesTable
