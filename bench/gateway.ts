@@ -7,7 +7,6 @@
 // warm-up, raw and finapi alternating BENCH_ROUNDS times (default 3); the table gives the medians. Quote the
 // ratios, not absolute numbers.
 import { spawn, type ChildProcess } from 'node:child_process'
-import { createHash, createHmac } from 'node:crypto'
 import { mkdtempSync, openSync } from 'node:fs'
 import { createServer } from 'node:net'
 import { tmpdir } from 'node:os'
@@ -15,6 +14,7 @@ import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import autocannon from 'autocannon'
 import { request } from 'undici'
+import { TESTREST_KEY, signedHeaders } from '../test/support/reporting.js'
 
 const SECONDS = Number(process.env['BENCH_SECONDS'] ?? 10)
 const ROUNDS = Number(process.env['BENCH_ROUNDS'] ?? 3)
@@ -84,22 +84,11 @@ const auth = { ...BASE_HEADERS, authorization: login.loginResponse.tokens[0].val
 const accountsBody = await fetchJson(`${app.url}/v2/accounts?v=1`, { headers: auth })
 const accountToken = JSON.parse(accountsBody).accountsResponse.accounts[0].accountToken as string
 
-/** HTTP Signature headers as the official SDK sends them, with the public sample key of the sandbox's `testrest`. */
+/** HTTP Signature headers as the official SDK sends them (the tests' signer), with the sandbox key of `testrest`. */
 function signed(method: string, path: string, host: string, body?: string): Record<string, string> {
-  const key = { id: '08c94330-f618-42a3-b09d-e1e43be5efda', secret: 'yBJxy6LjM2TmcPGu+GaJrHtkke25fPpUX+UY6/L/1tE=' }
-  const date = new Date().toUTCString()
-  const digest = body === undefined ? undefined : `SHA-256=${createHash('sha256').update(body).digest('base64')}`
-  const lines = [`host: ${host}`, `date: ${date}`, `request-target: ${method.toLowerCase()} ${path}`, ...(digest ? [`digest: ${digest}`] : []), 'v-c-merchant-id: testrest']
-  const signature = createHmac('sha256', Buffer.from(key.secret, 'base64')).update(lines.join('\n')).digest('base64')
-  const names = digest ? 'host date request-target digest v-c-merchant-id' : 'host date request-target v-c-merchant-id'
-  return {
-    'user-agent': 'finapi-bench/1.0',
-    host,
-    date,
-    'v-c-merchant-id': 'testrest',
-    signature: `keyid="${key.id}", algorithm="HmacSHA256", headers="${names}", signature="${signature}"`,
-    ...(digest ? { digest, 'content-type': 'application/json' } : {}),
-  }
+  const headers: Record<string, string | undefined> = { ...signedHeaders({ method, path, body, host, key: TESTREST_KEY }), 'user-agent': 'finapi-bench/1.0' }
+  delete headers['x-svc-key']
+  return headers as Record<string, string>
 }
 const appHost = new URL(app.url).host
 const subscription = JSON.stringify({

@@ -5,7 +5,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { FakeClock, startTestApp, type Response, type TestApp } from '../support/harness.js'
 import { ACCT_KEY, OTHER_KEY, TESTREST_KEY, signedCall, signedHeaders, type SignOptions } from '../support/reporting.js'
-import { probe } from '../support/reporting-routes.js'
+import { ROUTES as SHARED_ROUTES, probe } from '../support/reporting-routes.js'
 
 let t: TestApp
 /** The one-time report of each organization the suite acts for, by organization (GET /reports/{reportId}). */
@@ -41,15 +41,9 @@ const ON_DEMAND: Route[] = [
   { name: 'GET /conversion-details', method: 'GET', path: '/reporting/v3/conversion-details?startTime=2026-01-01T00:00:00Z&endTime=2026-01-20T00:00:00Z' },
   { name: 'GET /notification-of-changes', method: 'GET', path: '/reporting/v3/notification-of-changes?startTime=2025-11-05T00:00:00Z&endTime=2026-02-01T00:00:00Z' },
 ]
+// The routes the JWT and OAuth suites share, then the report engine's, the sandbox clock's and the on-demand ones.
 const ROUTES: Route[] = [
-  { name: 'GET /report-definitions', method: 'GET', path: '/reporting/v3/report-definitions' },
-  { name: 'GET /report-definitions/{name}', method: 'GET', path: '/reporting/v3/report-definitions/TransactionRequestClass' },
-  { name: 'GET /probe', method: 'GET', path: '/reporting/v3/probe' },
-  { name: 'POST /probe', method: 'POST', path: '/reporting/v3/probe', body: '{"name":"x"}' },
-  { name: 'GET /report-subscriptions', method: 'GET', path: '/reporting/v3/report-subscriptions' },
-  { name: 'GET /report-subscriptions/{name}', method: 'GET', path: '/reporting/v3/report-subscriptions/Security_Probe' },
-  { name: 'PUT /report-subscriptions', method: 'PUT', path: '/reporting/v3/report-subscriptions', body: JSON.stringify({ reportDefinitionName: 'PayerAuthDetailClass', reportName: 'Security_Probe', reportFields: ['VERes.Enrolled'], timezone: 'GMT' }) },
-  { name: 'PUT /predefined-report-subscriptions', method: 'PUT', path: '/reporting/v3/predefined-report-subscriptions', body: '{"reportDefinitionName":"FundingDetailClass","subscriptionType":"CLASSIC"}' },
+  ...SHARED_ROUTES,
   { name: 'POST /reports', method: 'POST', path: '/reporting/v3/reports', body: JSON.stringify(ONE_TIME) },
   { name: 'GET /reports', method: 'GET', path: '/reporting/v3/reports?startTime=2026-01-20T00:00:00Z&endTime=2026-01-21T00:00:00Z&timeQueryType=reportTimeFrame' },
   { name: 'GET /reports/{reportId}', method: 'GET', path: (org) => `/reporting/v3/reports/${reportIds[org]}` },
