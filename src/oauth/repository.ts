@@ -21,8 +21,21 @@ export async function insertClient(db: Executor, row: Insertable<OAuthClientsTab
   await db.insertInto('oauth_clients').values(row).execute()
 }
 
-/** Inserts or resets the row with this id (the sandbox client, whose settings come from the code). */
+/**
+ * Inserts or resets the row with this id (the sandbox clients, whose settings come from the code). Two processes
+ * starting at once both insert: PostgreSQL resolves only the `id` conflict, so the loser can fail on the other
+ * unique column (`public_id`) instead; by then the winner's row is committed and one more try updates it.
+ */
 export async function upsertClient(db: Executor, row: Insertable<OAuthClientsTable>): Promise<void> {
+  try {
+    await upsertClientOnce(db, row)
+  } catch (error) {
+    if ((await findClientById(db, row.id)) === undefined) throw error
+    await upsertClientOnce(db, row)
+  }
+}
+
+async function upsertClientOnce(db: Executor, row: Insertable<OAuthClientsTable>): Promise<void> {
   await db
     .insertInto('oauth_clients')
     .values(row)
