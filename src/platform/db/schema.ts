@@ -293,8 +293,8 @@ export interface TransactionDetailsTable {
   submission_time: string
   /** '' for a transaction without one (an eCheck). */
   payment_subtype: string
-  /** One line of JSON per section, empty where the request has none. */
-  sections: string
+  /** UTF-8: one line of JSON per section, empty where the request has none. */
+  sections: Buffer
 }
 
 export type OrganizationType = 'reseller' | 'account' | 'merchant'

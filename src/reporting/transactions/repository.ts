@@ -95,7 +95,7 @@ async function insertDetails(db: Executor, transactions: readonly Transaction[])
   }
   const rows = transactions.flatMap((t) => {
     const sections = detailSections(t, known.get(key(t.organizationId, t.fields['Request']?.['LinkedRequestID'] ?? '')))
-    return sections ? [{ organization_id: t.organizationId, request_id: t.requestId, request_time: t.requestTime, submission_time: t.submissionTime!, payment_subtype: t.paymentSubtype ?? '', sections: renderSections(sections) }] : []
+    return sections ? [{ organization_id: t.organizationId, request_id: t.requestId, request_time: t.requestTime, submission_time: t.submissionTime!, payment_subtype: t.paymentSubtype ?? '', sections: Buffer.from(renderSections(sections)) }] : []
   })
   for (let start = 0; start < rows.length; start += ROWS_PER_STATEMENT) await db.insertInto('transaction_details').values(rows.slice(start, start + ROWS_PER_STATEMENT)).execute()
 }
