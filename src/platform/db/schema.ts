@@ -293,8 +293,8 @@ export interface TransactionDetailsTable {
   submission_time: string
   /** '' for a transaction without one (an eCheck). */
   payment_subtype: string
-  /** UTF-8: one line of JSON per section, empty where the request has none. */
-  sections: Buffer
+  /** One line of JSON per section, empty where the request has none: UTF-8 bytes on SQLite, text on PostgreSQL. */
+  sections: Buffer | string
 }
 
 export type OrganizationType = 'reseller' | 'account' | 'merchant'
