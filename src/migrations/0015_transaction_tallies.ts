@@ -1,4 +1,4 @@
-import type { Kysely } from 'kysely'
+import { PostgresAdapter, sql, type Kysely } from 'kysely'
 import type { Transaction, TransactionType } from '../reporting/transactions/catalog.js'
 import { detailSections, linkedAuthorizationIds, renderSections } from '../reporting/transactions/details.js'
 import { addTally, eventsOf, mergeTallies, tallyKey, type Tally } from '../reporting/transactions/tallies.js'
@@ -11,6 +11,8 @@ import { addTally, eventsOf, mergeTallies, tallyKey, type Tally } from '../repor
 // on; rows stored before this migration are derived here, an organization at a time. The rules are imported
 // rather than copied because they are pure and a copy could only drift from what the store writes.
 export async function up(db: Kysely<unknown>): Promise<void> {
+  // Migrations receive a bare Kysely; its adapter is the only way to tell the dialect.
+  const postgres = db.getExecutor().adapter instanceof PostgresAdapter
   await db.schema
     .createTable('transaction_tallies')
     .addColumn('organization_id', 'text', (c) => c.notNull())
@@ -26,7 +28,12 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('funded_count', 'integer', (c) => c.notNull())
     .addColumn('funded_amount', 'text', (c) => c.notNull())
     .addPrimaryKeyConstraint('transaction_tallies_pk', ['organization_id', 'tally', 'bucket', 'category', 'payment_subtype', 'currency'])
+    // Small rows always read by a prefix of their key: on SQLite the key's b-tree holds the whole row, so a range of
+    // tallies is one ordered read with no lookup per row (12,500 lookups for the hours of 90 days otherwise).
+    .$call((table) => (postgres ? table : table.modifyEnd(sql`without rowid`)))
     .execute()
+  // PostgreSQL's equivalent for the hourly counts: an index that holds them, read without visiting the table.
+  if (postgres) await sql`create index transaction_tallies_counts on transaction_tallies (organization_id, tally, bucket) include (payment_subtype, count)`.execute(db)
   await db.schema
     .createTable('transaction_events')
     .addColumn('organization_id', 'text', (c) => c.notNull())
@@ -45,11 +52,13 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('request_time', 'text', (c) => c.notNull())
     .addColumn('submission_time', 'text', (c) => c.notNull())
     .addColumn('payment_subtype', 'text', (c) => c.notNull())
-    .addColumn('sections', 'text', (c) => c.notNull())
+    // SQLite: UTF-8 bytes, so a page is sent as the stored bytes, never decoded into strings and encoded again.
+    // PostgreSQL: text, which pg reads as it comes (bytea arrives hex-encoded, twice the size, and is decoded in JS).
+    .addColumn('sections', postgres ? 'text' : 'blob', (c) => c.notNull())
     .execute()
   await db.schema.createIndex('transaction_details_request_time').on('transaction_details').columns(['organization_id', 'request_time', 'request_id']).execute()
   await db.schema.createIndex('transaction_details_submission_time').on('transaction_details').columns(['organization_id', 'submission_time', 'request_id']).execute()
-  await backfill(db as Kysely<Any>)
+  await backfill(db as Kysely<Any>, postgres)
 }
 
 export async function down(db: Kysely<unknown>): Promise<void> {
@@ -62,7 +71,7 @@ export async function down(db: Kysely<unknown>): Promise<void> {
 type Any = any
 const CHUNK = 5000
 
-async function backfill(db: Kysely<Any>): Promise<void> {
+async function backfill(db: Kysely<Any>, postgres: boolean): Promise<void> {
   let tallies = new Map<string, Tally>()
   let organization: string | undefined
   const flush = async () => {
@@ -110,7 +119,7 @@ async function backfill(db: Kysely<Any>): Promise<void> {
     }
     const events = transactions.flatMap(eventsOf).map((e) => ({ organization_id: e.organizationId, kind: e.kind, event_time: e.time, request_id: e.requestId }))
     for (let i = 0; i < events.length; i += 500) await db.insertInto('transaction_events').values(events.slice(i, i + 500)).execute()
-    const details = await detailRows(db, transactions)
+    const details = await detailRows(db, transactions, postgres)
     for (let i = 0; i < details.length; i += 500) await db.insertInto('transaction_details').values(details.slice(i, i + 500)).execute()
     const last = rows[rows.length - 1]
     after = { organization: last.organization_id, request: last.request_id }
@@ -119,7 +128,7 @@ async function backfill(db: Kysely<Any>): Promise<void> {
 }
 
 /** The detail rows of a chunk; the authorizations its captures name are read by id (rows come by request id). */
-async function detailRows(db: Kysely<Any>, transactions: Transaction[]) {
+async function detailRows(db: Kysely<Any>, transactions: Transaction[], postgres: boolean) {
   const authorizations = new Map<string, Transaction>()
   const byOrganization = new Map<string, string[]>()
   for (const t of transactions) {
@@ -134,7 +143,7 @@ async function detailRows(db: Kysely<Any>, transactions: Transaction[]) {
   }
   return transactions.flatMap((t) => {
     const sections = detailSections(t, authorizations.get(`${t.organizationId}\u0000${t.fields['Request']?.['LinkedRequestID'] ?? ''}`))
-    return sections ? [{ organization_id: t.organizationId, request_id: t.requestId, request_time: t.requestTime, submission_time: t.submissionTime!, payment_subtype: t.paymentSubtype ?? '', sections: renderSections(sections) }] : []
+    return sections ? [{ organization_id: t.organizationId, request_id: t.requestId, request_time: t.requestTime, submission_time: t.submissionTime!, payment_subtype: t.paymentSubtype ?? '', sections: postgres ? renderSections(sections) : Buffer.from(renderSections(sections)) }] : []
   })
 }
 

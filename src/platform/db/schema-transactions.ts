@@ -66,6 +66,6 @@ export interface TransactionDetailsTable {
   submission_time: string
   /** '' for a transaction without one (an eCheck). */
   payment_subtype: string
-  /** One line of JSON per section, empty where the request has none. */
-  sections: string
+  /** One line of JSON per section, empty where the request has none: UTF-8 bytes on SQLite, text on PostgreSQL. */
+  sections: Buffer | string
 }

@@ -1,6 +1,6 @@
 // A page of purchase and refund details from the stored detail rows (reporting/transactions/details.ts): the JSON
-// body put together from the rows' rendered sections as they are, and the same page as CSV (one record per
-// request) or XML (one Request element per request) from the sections read back. Pure.
+// body put together from the rows' rendered bytes as they are, and the same page as CSV (one record per request)
+// or XML (one Request element per request) from the sections read back. Pure.
 import { SECTIONS, type DetailSections } from '../transactions/details.js'
 import { csvLine, xmlAttributes, xmlEmpty, xmlMembers, XML_DECLARATION } from './formats.js'
 import type { AuthorizationEntry, FeeAndFundingEntry, OtherEntry, RequestDetail, SettlementEntry, SettlementStatusEntry } from './schemas.js'
@@ -26,30 +26,52 @@ void sameShape
 
 /** The body's array of each section, in the reference's order. */
 const ARRAYS = ['requestDetails', 'settlements', 'authorizations', 'feeAndFundingDetails', 'others', 'settlementStatuses'] as const
+const NEWLINE = 0x0a
+const COMMA = Buffer.from(',')
+
+/** A stored row's section lines, as slices of its bytes (no copy). */
+function lines(row: Buffer): Buffer[] {
+  const out: Buffer[] = []
+  let start = 0
+  for (let i = 0; i < SECTIONS.length - 1; i++) {
+    const end = row.indexOf(NEWLINE, start)
+    out.push(row.subarray(start, end))
+    start = end + 1
+  }
+  out.push(row.subarray(start))
+  return out
+}
 
 /**
- * The JSON body of a page from the rows' stored sections, without parsing them; past the end (no rows) the paging
- * fields alone. The query's groupName goes into each requestDetails entry.
+ * The JSON body of a page from the rows' stored bytes, put side by side without being decoded; past the end (no
+ * rows) the paging fields alone. The query's groupName goes at the end of each requestDetails entry.
  */
-export function detailsJson(stored: readonly string[], ctx: DetailContext): string {
+export function detailsJson(stored: readonly Buffer[], ctx: DetailContext): Buffer {
   const head = `{"offset":${ctx.offset},"limit":${ctx.limit},"pageResults":${stored.length}`
-  if (stored.length === 0) return `${head}}`
-  const lists: string[][] = SECTIONS.map(() => [])
-  const group = ctx.groupName === undefined ? undefined : `,"groupName":${JSON.stringify(ctx.groupName)}}`
-  for (const text of stored) {
-    const lines = text.split('\n')
+  if (stored.length === 0) return Buffer.from(`${head}}`)
+  const lists: Buffer[][] = SECTIONS.map(() => [])
+  const group = ctx.groupName === undefined ? undefined : Buffer.from(`,"groupName":${JSON.stringify(ctx.groupName)}}`)
+  for (const row of stored) {
+    const sections = lines(row)
     for (let i = 0; i < SECTIONS.length; i++) {
-      const line = lines[i]
-      if (line) lists[i]!.push(i === 0 && group ? line.slice(0, -1) + group : line)
+      const line = sections[i]!
+      if (line.length === 0) continue
+      const list = lists[i]!
+      if (list.length > 0) list.push(COMMA)
+      if (i === 0 && group) list.push(line.subarray(0, -1), group)
+      else list.push(line)
     }
   }
-  return `${head}${ARRAYS.map((name, i) => `,"${name}":[${lists[i]!.join(',')}]`).join('')}}`
+  const parts: Buffer[] = [Buffer.from(head)]
+  ARRAYS.forEach((name, i) => parts.push(Buffer.from(`,"${name}":[`), ...lists[i]!, Buffer.from(']')))
+  parts.push(Buffer.from('}'))
+  return Buffer.concat(parts)
 }
 
 /** The sections of a stored row, read back. */
-export function readSections(text: string, ctx: DetailContext): DetailSections {
-  const lines = text.split('\n')
-  const read = (i: number) => (lines[i] ? JSON.parse(lines[i]) : undefined)
+export function readSections(row: Buffer, ctx: DetailContext): DetailSections {
+  const sections = lines(row)
+  const read = (i: number) => (sections[i]!.length ? JSON.parse(sections[i]!.toString('utf8')) : undefined)
   const request = read(0) as DetailSections['request']
   if (ctx.groupName !== undefined) request.groupName = ctx.groupName
   return { request, settlement: read(1), authorization: read(2), feeAndFunding: read(3), other: read(4), settlementStatus: read(5) }

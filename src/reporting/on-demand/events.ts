@@ -22,12 +22,11 @@ interface ParsedRow {
   fields: CatalogFields
 }
 const parse = (row: StoredRow): ParsedRow => ({ row, fields: JSON.parse(row.fields) as CatalogFields })
-/** Absent members stay undefined, which JSON leaves out and the CSV and XML writers skip. */
-const present = <T>(entry: T): T => entry
 
+/** Absent members are left undefined, which JSON leaves out and the CSV and XML writers skip. */
 export function conversionEntry({ row, fields: f }: ParsedRow): ConversionEntry {
   const c = f['Conversion'] ?? {}
-  return present<ConversionEntry>({
+  return {
     merchantReferenceNumber: f['OrderFields']?.['MerchantReferenceNumber'],
     conversionTime: c['ConversionDate'],
     requestId: row.request_id,
@@ -38,13 +37,13 @@ export function conversionEntry({ row, fields: f }: ParsedRow): ConversionEntry 
     queue: c['Queue'],
     profile: c['Profile'],
     // The reviewer's comment is the one note a review carries here.
-    ...(c['ReviewerComments'] ? { notes: [present({ time: c['ConversionDate'], addedBy: c['Reviewer'], comments: c['ReviewerComments'] })] } : {}),
-  })
+    ...(c['ReviewerComments'] ? { notes: [{ time: c['ConversionDate'], addedBy: c['Reviewer'], comments: c['ReviewerComments'] }] } : {}),
+  }
 }
 
 export function noticeEntry({ fields: f }: ParsedRow): NoticeEntry {
   const n = f['NotificationOfChange'] ?? {}
-  return present<NoticeEntry>({
+  return {
     merchantReferenceNumber: f['OrderFields']?.['MerchantReferenceNumber'],
     transactionReferenceNumber: f['PaymentData']?.['TransactionReferenceNumber'],
     time: n['Time'],
@@ -53,7 +52,7 @@ export function noticeEntry({ fields: f }: ParsedRow): NoticeEntry {
     routingNumber: n['RoutingNumber'],
     accountNumber: n['AccountNumber'],
     consumerName: n['ConsumerName'],
-  })
+  }
 }
 
 const CONVERSION_COLUMNS = ['merchantReferenceNumber', 'conversionTime', 'requestId', 'originalDecision', 'newDecision', 'reviewer', 'reviewerComments', 'queue', 'profile'] as const

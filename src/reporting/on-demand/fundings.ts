@@ -2,7 +2,7 @@
 // funding tallies (tallies.ts), so a month costs a few hundred tally rows whatever the volume; sums are exact.
 // A merchant's fundings are its own; an account's are its merchants'; a reseller has none to give (403: the
 // reference's summary reads "for an Account or a Merchant", and lists 403).
-import type { Organization, OrganizationService } from '../../organizations/service.js'
+import type { OrganizationService } from '../../organizations/service.js'
 import type { Executor } from '../../platform/db/database.js'
 import { forbidden, notFound } from '../../platform/errors.js'
 import { DecimalSum, parseDecimal } from '../transactions/decimal.js'
@@ -29,7 +29,9 @@ export function createFundingsReport(deps: { db: Executor; organizations: Pick<O
 
   /** The merchants whose fundings the organization sees. */
   async function merchantsOf(organizationId: string): Promise<string[]> {
-    const org = (await organizations.find(organizationId)) as Organization
+    const org = await organizations.find(organizationId)
+    // The gateway admitted it, so it exists; answered as the gateway answers an unknown one all the same.
+    if (!org) throw notFound([{ field: 'organizationId', reason: 'no such organization' }])
     if (org.type === 'merchant') return [org.id]
     if (org.type === 'reseller') throw forbidden([{ field: 'organizationId', reason: 'net fundings are given for an account or a merchant' }])
     return (await organizations.descendants(org.id)).filter((o) => o.type === 'merchant').map((o) => o.id)

@@ -65,10 +65,10 @@ export async function countDetails(db: Executor, filter: DetailFilter, from: str
 }
 
 /** The stored sections of `limit` details from [from, to) after skipping `skip`, in the view's time order, then by request id. */
-export async function detailSections(db: Executor, filter: DetailFilter, from: string, to: string, skip: number, limit: number): Promise<string[]> {
+export async function detailSections(db: Executor, filter: DetailFilter, from: string, to: string, skip: number, limit: number): Promise<Buffer[]> {
   const column = TIME[filter.view]
   const rows = await details(db, filter, from, to).select('sections').orderBy(column).orderBy('request_id').limit(limit).offset(skip).execute()
-  return rows.map((r) => r.sections)
+  return rows.map((r) => (typeof r.sections === 'string' ? Buffer.from(r.sections) : r.sections))
 }
 
 export interface TallyRow {

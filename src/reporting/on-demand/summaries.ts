@@ -35,7 +35,9 @@ export function createSummariesReport(deps: { db: Executor; organizations: Pick<
 
   /** Each merchant in scope and the group its figures go to. */
   async function scope(organizationId: string, breakdown: SummariesQuery['breakdown']): Promise<Map<string, Group>> {
-    const acting = (await organizations.find(organizationId)) as Organization
+    const acting = await organizations.find(organizationId)
+    // The gateway admitted it, so it exists; answered as the gateway answers an unknown one all the same.
+    if (!acting) throw notFound([{ field: 'organizationId', reason: 'no such organization' }])
     const merchant = (m: Organization, account?: Organization): Group => ({ id: m.id, names: { ...(account ? { accountId: account.id, accountName: account.name } : {}), merchantId: m.id, merchantName: m.name } })
     if (breakdown === undefined || breakdown === 'selected_merchant') {
       if (breakdown && acting.type !== 'merchant') throw invalid([{ field: 'organizationId', reason: 'selected_merchant needs organizationId naming a merchant' }])

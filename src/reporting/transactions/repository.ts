@@ -72,14 +72,14 @@ export async function insertTransactions(db: Executor, dialect: Dialect, transac
   await addTallies(db, dialect, mergeTallies(transactions))
   const events = transactions.flatMap(eventsOf).map((e) => ({ organization_id: e.organizationId, kind: e.kind, event_time: e.time, request_id: e.requestId }))
   for (let start = 0; start < events.length; start += ROWS_PER_STATEMENT) await db.insertInto('transaction_events').values(events.slice(start, start + ROWS_PER_STATEMENT)).execute()
-  await insertDetails(db, transactions)
+  await insertDetails(db, dialect, transactions)
 }
 
 /**
  * The detail rows of submitted purchases and refunds. A capture's authorization is found among the transactions
  * stored with it, or else among those stored before (a capture stored before its authorization shows none).
  */
-async function insertDetails(db: Executor, transactions: readonly Transaction[]): Promise<void> {
+async function insertDetails(db: Executor, dialect: Dialect, transactions: readonly Transaction[]): Promise<void> {
   const key = (organizationId: string, requestId: string) => `${organizationId}\u0000${requestId}`
   const known = new Map(transactions.map((t) => [key(t.organizationId, t.requestId), t]))
   const missing = new Map<string, string[]>()
@@ -95,7 +95,7 @@ async function insertDetails(db: Executor, transactions: readonly Transaction[])
   }
   const rows = transactions.flatMap((t) => {
     const sections = detailSections(t, known.get(key(t.organizationId, t.fields['Request']?.['LinkedRequestID'] ?? '')))
-    return sections ? [{ organization_id: t.organizationId, request_id: t.requestId, request_time: t.requestTime, submission_time: t.submissionTime!, payment_subtype: t.paymentSubtype ?? '', sections: renderSections(sections) }] : []
+    return sections ? [{ organization_id: t.organizationId, request_id: t.requestId, request_time: t.requestTime, submission_time: t.submissionTime!, payment_subtype: t.paymentSubtype ?? '', sections: dialect === 'postgres' ? renderSections(sections) : Buffer.from(renderSections(sections)) }] : []
   })
   for (let start = 0; start < rows.length; start += ROWS_PER_STATEMENT) await db.insertInto('transaction_details').values(rows.slice(start, start + ROWS_PER_STATEMENT)).execute()
 }
