@@ -143,7 +143,8 @@ async function ours(url: string) {
 }
 
 const fmt = (n: number, d = 2) => n.toFixed(d)
-for (const dialect of ['sqlite', ...(PG_URL ? ['postgres' as const] : [])] as const) {
+const only = process.env['BENCH_DIALECTS']?.split(',')
+for (const dialect of (['sqlite', ...(PG_URL ? ['postgres' as const] : [])] as const).filter((d) => !only || only.includes(d))) {
   const { url, rows } = await prepare(dialect)
   const base = baseline(dialect, url)
   const run = await ours(url)

@@ -94,7 +94,7 @@ export function reportingFeature(deps: ReportingDeps): Feature<ReportingServices
     services: { definitions, subscriptions, reports, scheduler, reportingClock, sandboxClock, generator, reportJobOptions },
     jobs: [{ kind: REPORT_JOB, handler: generator() as never, options: reportJobOptions }],
     background: [{ name: 'report scheduler', run: () => scheduler.sweep() }],
-    housekeeping: [{ name: 'reports past REPORT_RETENTION_DAYS', prune: () => reports.prune(deps.reports.retentionDays) }],
+    housekeeping: [{ name: 'expired reports', prune: () => reports.prune(deps.reports.retentionDays) }],
     metrics: metrics.registry,
     http: {
       prefix: '/reporting/v3',

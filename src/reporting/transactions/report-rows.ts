@@ -81,10 +81,11 @@ export async function* iterateReportRows(db: Executor, dialect: Dialect, query: 
   for (const [field, values] of Object.entries(query.filters ?? {})) {
     conditions.push(sql`${fieldSql(dialect, field, '(fields::jsonb)')} in (${sql.join([...values])})`)
   }
-  const postgres = fields.map((f, i) => sql`${fieldSql(dialect, f, 'j')} as ${sql.ref(`c${i}`)}`)
+  // PostgreSQL answers each row as one JSON array text (its type, then the fields): one value per row to receive and
+  // one JSON.parse, which measured a third faster than twenty-odd columns through the client.
+  const postgres = sql`json_build_array(y, ${sql.join(fields.map((f) => fieldSql(dialect, f, 'j')))})::text as a`
   const lite = sqliteColumns(fields)
-  let after: [string, string] | undefined
-  for (;;) {
+  const fetch = async (after: [string, string] | undefined) => {
     // One lower bound on the time only: with two (the window's and the page's), both databases scan the index from
     // the window's start on every page, which made a million-row report quadratic.
     const where = sql.join(
@@ -93,19 +94,23 @@ export async function* iterateReportRows(db: Executor, dialect: Dialect, query: 
     )
     const page =
       dialect === 'postgres'
-        ? sql<Record<string, string | null>>`select t, r, y, ${sql.join(postgres)} from (select ${time} as t, request_id as r, type as y, ${sql.join(usedCore(fields))}, fields::jsonb as j from transactions where ${where} order by ${time}, request_id limit ${pageSize} offset 0) page order by t, r`
+        ? sql<Record<string, string | null>>`select t, r, ${postgres} from (select ${time} as t, request_id as r, type as y, ${sql.join(usedCore(fields))}, fields::jsonb as j from transactions where ${where} order by ${time}, request_id limit ${pageSize} offset 0) page order by t, r`
         : sql<Record<string, string | null>>`select ${time} as t, request_id as r, type as y${lite.columns.length ? sql`, ${sql.join(lite.columns)}` : sql``} from transactions where ${where} order by ${time}, request_id limit ${pageSize}`
-    const { rows } = await page.execute(db)
+    return (await page.execute(db)).rows
+  }
+  let next = fetch(undefined)
+  for (;;) {
+    const rows = await next
+    const more = rows.length === pageSize
+    // The next page is asked for before this one is handed on, so a PostgreSQL server reads it while this is written.
+    if (more) {
+      const last = rows[rows.length - 1]!
+      next = fetch([last['t']!, last['r']!])
+      next.catch(() => undefined) // a consumer that stops early leaves it unawaited
+    }
     // A page at a time: one await per page, not per row.
-    yield rows.map((row): ReportRow => {
-      if (dialect !== 'postgres') return lite.read(row)
-      const out: ReportRow = [row['y']!]
-      for (let i = 0; i < fields.length; i++) out.push(row[`c${i}`] ?? null)
-      return out
-    })
-    if (rows.length < pageSize) return
-    const last = rows[rows.length - 1]!
-    after = [last['t']!, last['r']!]
+    yield rows.map((row): ReportRow => (dialect === 'postgres' ? (JSON.parse(row['a']!) as ReportRow) : lite.read(row)))
+    if (!more) return
   }
 }
 
