@@ -7,7 +7,7 @@ export default tseslint.config(
   ...tseslint.configs.recommended,
   {
     files: ['**/*.{js,mjs}'],
-    languageOptions: { globals: { process: 'readonly', console: 'readonly', URL: 'readonly', fetch: 'readonly', setTimeout: 'readonly', performance: 'readonly' } },
+    languageOptions: { globals: { process: 'readonly', console: 'readonly', URL: 'readonly', fetch: 'readonly', setTimeout: 'readonly', performance: 'readonly', Buffer: 'readonly' } },
   },
   {
     rules: {
@@ -16,5 +16,5 @@ export default tseslint.config(
       'no-restricted-properties': ['error', { object: 'process', property: 'env', message: 'Read configuration through src/config.ts' }],
     },
   },
-  { files: ['src/cli.ts', 'test/**', 'scripts/**', 'bench/**', 'vitest.config.ts'], rules: { 'no-restricted-properties': 'off' } },
+  { files: ['src/cli.ts', 'test/**', 'scripts/**', 'bench/**', 'examples/**', 'vitest.config.ts'], rules: { 'no-restricted-properties': 'off' } },
 )

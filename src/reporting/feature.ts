@@ -124,7 +124,7 @@ export function reportingFeature(deps: ReportingDeps): Feature<ReportingServices
     jobs: [{ kind: REPORT_JOB, handler: generator() as never, options: reportJobOptions }],
     background: [{ name: 'report scheduler', run: () => scheduler.sweep() }],
     housekeeping: [
-      { name: 'reports past REPORT_RETENTION_DAYS', prune: () => reports.prune(deps.reports.retentionDays) },
+      { name: 'expired reports', prune: () => reports.prune(deps.reports.retentionDays) },
       { name: 'reporting jwt ids', prune: () => authRepo.deleteExpiredJwtIds(deps.db, deps.clock.now().toISOString()) },
     ],
     metrics: metrics.registry,

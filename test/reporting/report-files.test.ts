@@ -146,7 +146,7 @@ describe('report files', () => {
     expect(before.status).toBe(200)
     t.clock.advance(31 * 86_400_000)
     const counts = await t.app.services.housekeeping.runOnce()
-    expect(counts['reports past REPORT_RETENTION_DAYS']).toBe(8)
+    expect(counts['expired reports']).toBe(8)
     expect((await download('files csv')).status).toBe(404)
     const keys = await t.db.kysely.selectFrom('report_instances').select('id').execute()
     expect(keys).toEqual([])

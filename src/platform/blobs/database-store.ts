@@ -10,6 +10,7 @@ import type { Db } from '../db/database.js'
 import { assertBlobKey, resolveRange, type BlobStore } from './types.js'
 
 export const DEFAULT_CHUNK_SIZE = 256 * 1024
+const CHUNKS_PER_READ = 8
 
 export function createDatabaseBlobStore(deps: { db: Pick<Db, 'kysely'>; clock: Clock; chunkSize?: number }): BlobStore {
   const { db, clock } = deps
@@ -69,13 +70,19 @@ export function createDatabaseBlobStore(deps: { db: Pick<Db, 'kysely'>; clock: C
     },
   }
 
+  /** A few chunks per query (a round trip per 256 KiB held a large download to a fraction of the link's speed). */
   async function* readChunks(versionId: string, size: number, start: number, end: number): AsyncGenerator<Buffer> {
-    for (let seq = Math.floor(start / size); seq * size <= end; seq++) {
-      const row = await db.kysely.selectFrom('blob_chunks').select('data').where('version_id', '=', versionId).where('seq', '=', seq).executeTakeFirst()
-      // The blob was overwritten or deleted while being read: fail the stream rather than send a mix.
-      if (!row) throw new Error(`blob chunk ${seq} of version ${versionId} is gone (overwritten while read)`)
-      const offset = seq * size
-      yield Buffer.from(row.data.subarray(Math.max(0, start - offset), Math.min(row.data.length, end - offset + 1)))
+    const last = Math.floor(end / size)
+    for (let first = Math.floor(start / size); first <= last; first += CHUNKS_PER_READ) {
+      const upTo = Math.min(last, first + CHUNKS_PER_READ - 1)
+      const rows = await db.kysely.selectFrom('blob_chunks').select(['seq', 'data']).where('version_id', '=', versionId).where('seq', '>=', first).where('seq', '<=', upTo).orderBy('seq').execute()
+      for (let seq = first; seq <= upTo; seq++) {
+        const row = rows[seq - first]
+        // The blob was overwritten or deleted while being read: fail the stream rather than send a mix.
+        if (!row || Number(row.seq) !== seq) throw new Error(`blob chunk ${seq} of version ${versionId} is gone (overwritten while read)`)
+        const offset = seq * size
+        yield Buffer.from(row.data.subarray(Math.max(0, start - offset), Math.min(row.data.length, end - offset + 1)))
+      }
     }
   }
 }

@@ -88,8 +88,10 @@ export async function sendReport(request: FastifyRequest, reply: FastifyReply, r
   if (!stored) throw internal('the report file is missing from the store')
   let body: Readable = stored.stream
   if (!gzip) {
-    const out = slice(start, end)
-    pipeline(stored.stream, createGunzip(), out).catch((err: unknown) => out.destroy(err as Error))
+    const gunzip = createGunzip({ chunkSize: 64 * 1024 })
+    // A range of the decompressed file needs the bytes before it decompressed too; the whole file needs no cutting.
+    const out = range ? slice(start, end) : gunzip
+    ;(range ? pipeline(stored.stream, gunzip, out) : pipeline(stored.stream, gunzip)).catch((err: unknown) => out.destroy(err as Error))
     body = out
   }
   return reply.send(body)

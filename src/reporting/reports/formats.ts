@@ -22,6 +22,7 @@ export interface FileHeading {
 
 export interface FileWriter {
   head(): string
+  /** One row: its values from index 1 on (index 0 holds the row's type, which no file shows). */
   row(values: readonly (string | null)[]): string
   tail(): string
 }
@@ -110,7 +111,11 @@ export function fileWriter(format: ReportFormat, heading: FileHeading): FileWrit
     case 'text/csv':
       return {
         head: () => `${columnNames(fields, heading.fieldNameConvention).map(csvCell).join(',')}\r\n`,
-        row: (values) => `${values.map(csvCell).join(',')}\r\n`,
+        row(values) {
+          let out = csvCell(values[1] ?? null)
+          for (let i = 2; i < values.length; i++) out += `,${csvCell(values[i] ?? null)}`
+          return `${out}\r\n`
+        },
         tail: () => '',
       }
     case 'application/xml': {
@@ -121,7 +126,7 @@ export function fileWriter(format: ReportFormat, heading: FileHeading): FileWrit
         head: () => `<?xml version="1.0" encoding="UTF-8"?>\n<Report${attrs}>\n`,
         row(values) {
           let out = '<Record>'
-          for (let i = 0; i < values.length; i++) if (values[i] !== null) out += `${open[i]}${xmlText(values[i]!)}${close[i]}`
+          for (let i = 1; i < values.length; i++) if (values[i] !== null) out += `${open[i - 1]}${xmlText(values[i]!)}${close[i - 1]}`
           return `${out}</Record>\n`
         },
         tail: () => '</Report>\n',
@@ -136,7 +141,7 @@ export function fileWriter(format: ReportFormat, heading: FileHeading): FileWrit
         row(values) {
           let out = first ? '{' : ',\n{'
           first = false
-          for (let i = 0; i < values.length; i++) out += `${i ? ',' : ''}${keys[i]}${values[i] === null ? 'null' : JSON.stringify(values[i])}`
+          for (let i = 1; i < values.length; i++) out += `${i > 1 ? ',' : ''}${keys[i - 1]}${values[i] === null ? 'null' : JSON.stringify(values[i])}`
           return `${out}}`
         },
         tail: () => `${first ? '' : '\n'}]}\n`,

@@ -85,9 +85,9 @@ export function createReportGenerator(deps: GeneratorDeps): (payload: ReportJob,
     const prefs = JSON.parse(row.report_preferences) as { signedAmounts: boolean; fieldNameConvention: string }
     const scope = ROW_SCOPE[row.report_definition_name] ?? {}
     const query: ReportRowQuery = { organizationId: row.organization_id, by: scope.by ?? 'requestTime', from: row.window_start, to: row.window_end, types: scope.types, filters }
-    const rows = deps.transactions.reportRows(query, fields, deps.pageSize)[Symbol.asyncIterator]()
-    const first = await rows.next()
-    if (first.done) return { ...none, status: 'NO_DATA', rowCount: 0 }
+    const pages = deps.transactions.reportRows(query, fields, deps.pageSize)[Symbol.asyncIterator]()
+    const first = await pages.next()
+    if (first.done || first.value.length === 0) return { ...none, status: 'NO_DATA', rowCount: 0 }
 
     const format = row.report_mime_type as ReportFormat
     const writer = fileWriter(format, {
@@ -100,27 +100,29 @@ export function createReportGenerator(deps: GeneratorDeps): (payload: ReportJob,
       fields,
       fieldNameConvention: prefs.fieldNameConvention,
     })
-    const signed = prefs.signedAmounts ? fields.flatMap((f, i) => (SIGNED_FIELDS.has(f) ? [i] : [])) : []
+    // Indexes in a row (its type at 0, then the fields) of the amounts signedAmounts signs.
+    const signed = prefs.signedAmounts ? fields.flatMap((f, i) => (SIGNED_FIELDS.has(f) ? [i + 1] : [])) : []
     const values = (r: ReportRow) => {
-      const out = r.slice(1) as (string | null)[]
-      if (signed.length && NEGATIVE_TYPES.has(r[0])) for (const i of signed) out[i] = negate(out[i]!)
-      return out
+      if (signed.length && NEGATIVE_TYPES.has(r[0])) for (const i of signed) r[i] = negate(r[i]!)
+      return r
     }
-    let count = 1
+    let count = 0
     let bytes = 0
     async function* content(): AsyncGenerator<Buffer> {
-      let chunk = writer.head() + writer.row(values(first.value!))
-      for (let next = await rows.next(); !next.done; next = await rows.next()) {
-        chunk += writer.row(values(next.value))
-        count++
-        if (chunk.length >= CHUNK_CHARS) {
-          if (lost()) throw new Error('the job lease was lost; another process has the report')
-          const buffer = Buffer.from(chunk)
-          bytes += buffer.length
-          chunk = ''
-          deps.onProgress?.(row.id, count)
-          yield buffer
+      let chunk = writer.head()
+      for (let page: IteratorResult<ReportRow[]> = first; !page.done; page = await pages.next()) {
+        for (const r of page.value) {
+          chunk += writer.row(values(r))
+          if (chunk.length >= CHUNK_CHARS) {
+            const buffer = Buffer.from(chunk)
+            bytes += buffer.length
+            chunk = ''
+            yield buffer
+          }
         }
+        count += page.value.length
+        if (lost()) throw new Error('the job lease was lost; another process has the report')
+        deps.onProgress?.(row.id, count)
       }
       const buffer = Buffer.from(chunk + writer.tail())
       bytes += buffer.length

@@ -48,31 +48,69 @@ function fieldSql(dialect: Dialect, field: string, json: string): RawBuilder<str
   return sql<string | null>`json_extract(fields, ${`$.${JSON.stringify(group)}.${JSON.stringify(name)}`})`
 }
 
-/** Every row of the window, in (time, request id) order, `pageSize` at a time. */
-export async function* iterateReportRows(db: Executor, dialect: Dialect, query: ReportRowQuery, fields: readonly string[], pageSize = 5000): AsyncGenerator<ReportRow> {
+/**
+ * SQLite reads every field kept in `fields` with one json_extract of all their paths (one parse of the row's JSON,
+ * one small JSON array back), which measured twice as fast as one json_extract per field.
+ */
+function sqliteColumns(fields: readonly string[]): { columns: RawBuilder<unknown>[]; read: (row: Record<string, string | null>) => ReportRow } {
+  const json = fields.filter((f) => CATALOG_CORE[f] === undefined)
+  const paths = json.map((f) => {
+    const [group, name] = split(f)
+    return `$.${JSON.stringify(group)}.${JSON.stringify(name)}`
+  })
+  const columns = fields.flatMap((f, i) => (CATALOG_CORE[f] !== undefined ? [sql`${sql.ref(CORE_SQL[CATALOG_CORE[f]]!)} as ${sql.ref(`c${i}`)}`] : []))
+  if (paths.length) columns.push(sql`json_extract(fields, ${sql.join(paths)}) as j`)
+  const slots = fields.map((f) => (CATALOG_CORE[f] !== undefined ? -1 : json.indexOf(f)))
+  return {
+    columns,
+    read(row) {
+      // With one path json_extract answers the value itself; with several, a JSON array of them.
+      const values: (string | null)[] = paths.length === 0 ? [] : paths.length === 1 ? [row['j'] ?? null] : (JSON.parse(row['j']!) as (string | null)[])
+      const out: ReportRow = [row['y']!]
+      for (let i = 0; i < slots.length; i++) out.push(slots[i]! < 0 ? (row[`c${i}`] ?? null) : (values[slots[i]!] ?? null))
+      return out
+    },
+  }
+}
+
+/** Every row of the window, in (time, request id) order, in pages of `pageSize` (the last may be empty). */
+export async function* iterateReportRows(db: Executor, dialect: Dialect, query: ReportRowQuery, fields: readonly string[], pageSize = 1000): AsyncGenerator<ReportRow[]> {
   const time = sql.ref(TIME[query.by])
-  const conditions: RawBuilder<unknown>[] = [sql`organization_id = ${query.organizationId}`, sql`${time} >= ${query.from}`, sql`${time} < ${query.to}`]
+  const conditions: RawBuilder<unknown>[] = [sql`organization_id = ${query.organizationId}`, sql`${time} < ${query.to}`]
   if (query.types?.length) conditions.push(sql`type in (${sql.join([...query.types])})`)
   for (const [field, values] of Object.entries(query.filters ?? {})) {
     conditions.push(sql`${fieldSql(dialect, field, '(fields::jsonb)')} in (${sql.join([...values])})`)
   }
-  const columns = fields.map((f) => fieldSql(dialect, f, 'j'))
-  let after: [string, string] | undefined
-  for (;;) {
-    const where = sql.join(after ? [...conditions, sql`(${time}, request_id) > (${after[0]}, ${after[1]})`] : conditions, sql` and `)
+  // PostgreSQL answers each row as one JSON array text (its type, then the fields): one value per row to receive and
+  // one JSON.parse, which measured a third faster than twenty-odd columns through the client.
+  const postgres = sql`json_build_array(y, ${sql.join(fields.map((f) => fieldSql(dialect, f, 'j')))})::text as a`
+  const lite = sqliteColumns(fields)
+  const fetch = async (after: [string, string] | undefined) => {
+    // One lower bound on the time only: with two (the window's and the page's), both databases scan the index from
+    // the window's start on every page, which made a million-row report quadratic.
+    const where = sql.join(
+      after ? [...conditions, sql`${time} >= ${after[0]}`, sql`(${time} > ${after[0]} or request_id > ${after[1]})`] : [...conditions, sql`${time} >= ${query.from}`],
+      sql` and `,
+    )
     const page =
       dialect === 'postgres'
-        ? sql<Record<string, string | null>>`select t, r, y, ${sql.join(columns.map((c, i) => sql`${c} as ${sql.ref(`c${i}`)}`))} from (select ${time} as t, request_id as r, type as y, ${sql.join(usedCore(fields))}, fields::jsonb as j from transactions where ${where} order by ${time}, request_id limit ${pageSize} offset 0) page order by t, r`
-        : sql<Record<string, string | null>>`select ${time} as t, request_id as r, type as y, ${sql.join(columns.map((c, i) => sql`${c} as ${sql.ref(`c${i}`)}`))} from transactions where ${where} order by ${time}, request_id limit ${pageSize}`
-    const { rows } = await page.execute(db)
-    for (const row of rows) {
-      const out: ReportRow = [row['y']!]
-      for (let i = 0; i < fields.length; i++) out.push(row[`c${i}`] ?? null)
-      yield out
+        ? sql<Record<string, string | null>>`select t, r, ${postgres} from (select ${time} as t, request_id as r, type as y, ${sql.join(usedCore(fields))}, fields::jsonb as j from transactions where ${where} order by ${time}, request_id limit ${pageSize} offset 0) page order by t, r`
+        : sql<Record<string, string | null>>`select ${time} as t, request_id as r, type as y${lite.columns.length ? sql`, ${sql.join(lite.columns)}` : sql``} from transactions where ${where} order by ${time}, request_id limit ${pageSize}`
+    return (await page.execute(db)).rows
+  }
+  let next = fetch(undefined)
+  for (;;) {
+    const rows = await next
+    const more = rows.length === pageSize
+    // The next page is asked for before this one is handed on, so a PostgreSQL server reads it while this is written.
+    if (more) {
+      const last = rows[rows.length - 1]!
+      next = fetch([last['t']!, last['r']!])
+      next.catch(() => undefined) // a consumer that stops early leaves it unawaited
     }
-    if (rows.length < pageSize) return
-    const last = rows[rows.length - 1]!
-    after = [last['t']!, last['r']!]
+    // A page at a time: one await per page, not per row.
+    yield rows.map((row): ReportRow => (dialect === 'postgres' ? (JSON.parse(row['a']!) as ReportRow) : lite.read(row)))
+    if (!more) return
   }
 }
 

@@ -23,8 +23,8 @@ export interface TransactionService {
   count(query: repo.TransactionQuery): Promise<number>
   countByType(organizationId: string): Promise<Record<string, number>>
   get(organizationId: string, requestId: string): Promise<Transaction | undefined>
-  /** A report's rows: the type, then each field's value, in the window's order (reports over any row count). */
-  reportRows(query: ReportRowQuery, fields: readonly string[], pageSize?: number): AsyncGenerator<ReportRow>
+  /** A report's rows, a page at a time: the type, then each field's value, in the window's order (any row count). */
+  reportRows(query: ReportRowQuery, fields: readonly string[], pageSize?: number): AsyncGenerator<ReportRow[]>
 }
 
 export function createTransactionService(deps: { db: Pick<Db, 'kysely' | 'dialect'>; clock: Clock }): TransactionService {
