@@ -118,6 +118,16 @@ export async function failJob(executor: Executor, held: Held, failure: { error: 
   return res.numUpdatedRows > 0n
 }
 
+/** Gives a claimed job back untried: pending again at `runAt`, and the claim's attempt not counted. */
+export async function deferJob(executor: Executor, held: Held, runAt: string, now: string): Promise<boolean> {
+  const res = await executor
+    .updateTable('jobs')
+    .set((eb) => ({ status: 'pending', attempts: eb('attempts', '-', 1), lease_owner: null, lease_expires_at: null, run_at: runAt, updated_at: now }))
+    .where(heldBy(held))
+    .executeTakeFirst()
+  return res.numUpdatedRows > 0n
+}
+
 export function findJob(executor: Executor, id: string): Promise<JobRow | undefined> {
   return executor.selectFrom('jobs').selectAll().where('id', '=', id).executeTakeFirst()
 }

@@ -3,13 +3,16 @@
 // claims them with a lease, and records success, a retry with backoff, or failure after the last attempt.
 // Several processes may work one database's queue; a job runs once per claim, and again only after a failure
 // or a lapsed lease (its worker died), so handlers must tolerate being repeated (at-least-once).
-import type { Clock } from '../clock.js'
+// Each kind runs in a pool of `concurrency` slots: a slot is refilled as soon as its job finishes, so one slow job
+// holds one slot and never holds back the others, and a poll never waits for a straggler before the next one.
+import type { Clock, Timer } from '../clock.js'
 import type { Db } from '../db/database.js'
-import { every } from '../timers.js'
-import { claimJobs, completeJob, deleteDoneJobs, failAbandoned, failJob, findJob, insertJob, type JobRow } from './repository.js'
+import { claimJobs, completeJob, deferJob, deleteDoneJobs, failAbandoned, failJob, findJob, insertJob, type JobRow } from './repository.js'
 import {
   DEFAULT_LEASE_MS,
   DEFAULT_MAX_ATTEMPTS,
+  DeferJob,
+  RetryJob,
   exponentialBackoff,
   type Enqueued,
   type EnqueueRequest,
@@ -24,8 +27,10 @@ export interface Jobs {
   register<P>(kind: string, handler: JobHandler<P>, options?: KindOptions): void
   /** Writes the job through `executor` (the caller's handle or transaction). */
   enqueue<P>(executor: Executor, request: EnqueueRequest<P>): Promise<Enqueued>
-  /** Claims and runs what is due now, batch after batch, until nothing registered here is due. */
+  /** Claims and runs what is due now, refilling slots as jobs finish, until nothing registered here is due or running. */
   runDue(): Promise<RunSummary>
+  /** Claims what is due now without waiting for it (after a commit that enqueued work, so it starts at once). */
+  wake(): void
   /** Polls every `pollMs` on the clock; a second start() without stop() throws. */
   start(pollMs: number): void
   /** Stops polling and waits for the handlers running now to finish. */
@@ -38,7 +43,7 @@ export interface JobsDeps {
   clock: Clock
   /** Names this worker in lease_owner (e.g. host:pid:random); must differ between processes. */
   owner: string
-  /** How many jobs one claim takes; they run concurrently. */
+  /** How many jobs one claim takes at most, and a kind's default concurrency. */
   batchSize?: number
   /** A handler's failure (with its job) or a polling failure (without). */
   onError?: (err: unknown, job?: { id: string; kind: string; attempt: number }) => void
@@ -49,19 +54,37 @@ interface Registration {
   maxAttempts: number
   backoff: (attempts: number) => number
   leaseMs: number
+  concurrency: number
+}
+
+interface Pool {
+  inFlight: number
+  /** The claim loop running now, if any: one per kind, so claims never race each other for the same slots. */
+  pumping: Promise<Promise<void>[]> | undefined
+  /** Set when a pump was asked for while one ran: the running one goes round again. */
+  again: boolean
+  /** The last claim took all it asked for, so more may be due: a finished job's slot is refilled at once. */
+  saturated: boolean
 }
 
 const MAX_ERROR_LENGTH = 2_000
+/** Claims larger than this are split, so one statement never locks a large part of the queue. */
+const MAX_CLAIM = 100
 
 export function createJobs(deps: JobsDeps): Jobs {
   const { db, clock, owner } = deps
   const batchSize = deps.batchSize ?? 10
   const kinds = new Map<string, Registration>()
-  const running = new Set<Promise<unknown>>()
-  let stopPolling: (() => void) | undefined
+  const pools = new Map<string, Pool>()
+  /** Handlers running now. */
+  const handlers = new Set<Promise<void>>()
+  /** Claims, polls and runDue calls in progress, so stop() can wait for them too. */
+  const tasks = new Set<Promise<unknown>>()
+  const totals: RunSummary = { succeeded: 0, failed: 0, lost: 0 }
+  let poller: Timer | undefined
   let stopping = false
 
-  async function runOne(row: JobRow, reg: Registration, summary: RunSummary): Promise<void> {
+  async function runOne(row: JobRow, reg: Registration): Promise<void> {
     const held = { id: row.id, owner, attempts: row.attempts }
     const lease = new AbortController()
     const leaseMs = Date.parse(row.lease_expires_at!) - clock.now().getTime()
@@ -80,45 +103,98 @@ export function createJobs(deps: JobsDeps): Jobs {
     let recorded: boolean
     if (ok) {
       recorded = await completeJob(db.kysely, held, now.toISOString())
-      if (recorded) summary.succeeded++
+      if (recorded) totals.succeeded++
+    } else if (error instanceof DeferJob) {
+      recorded = await deferJob(db.kysely, held, new Date(now.getTime() + error.delayMs).toISOString(), now.toISOString())
     } else {
-      deps.onError?.(error, { id: row.id, kind: row.kind, attempt: row.attempts })
-      const retryAt = row.attempts >= row.max_attempts ? null : new Date(now.getTime() + reg.backoff(row.attempts)).toISOString()
+      // A RetryJob is a planned retry (the handler recorded why); anything else is reported.
+      if (!(error instanceof RetryJob)) deps.onError?.(error, { id: row.id, kind: row.kind, attempt: row.attempts })
+      const delay = error instanceof RetryJob ? error.delayMs : reg.backoff(row.attempts)
+      const retryAt = row.attempts >= row.max_attempts ? null : new Date(now.getTime() + delay).toISOString()
       recorded = await failJob(db.kysely, held, { error: describe(error), retryAt, now: now.toISOString() })
-      if (recorded) summary.failed++
+      if (recorded) totals.failed++
     }
-    if (!recorded) summary.lost++
+    if (!recorded) totals.lost++
   }
 
-  /** Tracked so stop() can wait for a run in progress, claims and handlers included. */
-  function runDue(): Promise<RunSummary> {
-    const run = runBatches()
-    const forget = () => void running.delete(run)
-    running.add(run)
-    run.then(forget, forget)
+  function pool(kind: string): Pool {
+    let p = pools.get(kind)
+    if (!p) pools.set(kind, (p = { inFlight: 0, pumping: undefined, again: false, saturated: false }))
+    return p
+  }
+
+  function launch(kind: string, reg: Registration, row: JobRow): Promise<void> {
+    const p = pool(kind)
+    p.inFlight++
+    const run: Promise<void> = runOne(row, reg)
+      .catch((err) => deps.onError?.(err, { id: row.id, kind, attempt: row.attempts }))
+      .finally(() => {
+        p.inFlight--
+        handlers.delete(run)
+        // The slot is free and more was due at the last claim: take the next job now rather than at the next poll.
+        if (!stopping && p.saturated) track(pump(kind)).catch((err) => deps.onError?.(err))
+      })
+    handlers.add(run)
     return run
   }
 
-  async function runBatches(): Promise<RunSummary> {
-    const summary: RunSummary = { succeeded: 0, failed: 0, lost: 0 }
-    await failAbandoned(db.kysely, clock.now().toISOString())
-    let more: boolean
-    do {
-      more = false
-      for (const [kind, reg] of kinds) {
-        const now = clock.now()
-        const claimed = await claimJobs(db, {
-          kind,
-          owner,
-          now: now.toISOString(),
-          leaseExpiresAt: new Date(now.getTime() + reg.leaseMs).toISOString(),
-          limit: batchSize,
-        })
-        if (claimed.length === batchSize) more = true
-        await Promise.all(claimed.map((row) => runOne(row, reg, summary)))
+  /** Fills the kind's free slots with due jobs; returns the runs it started. */
+  function pump(kind: string): Promise<Promise<void>[]> {
+    const p = pool(kind)
+    const reg = kinds.get(kind)!
+    if (p.pumping) {
+      p.again = true
+      return p.pumping.then(() => [])
+    }
+    const pumping = (async () => {
+      const started: Promise<void>[] = []
+      try {
+        do {
+          p.again = false
+          for (;;) {
+            const limit = Math.min(reg.concurrency - p.inFlight, MAX_CLAIM)
+            if (limit <= 0 || stopping) break
+            const now = clock.now()
+            const claimed = await claimJobs(db, { kind, owner, now: now.toISOString(), leaseExpiresAt: new Date(now.getTime() + reg.leaseMs).toISOString(), limit })
+            p.saturated = claimed.length === limit
+            for (const row of claimed) started.push(launch(kind, reg, row))
+            if (!p.saturated) break
+          }
+        } while (p.again && !stopping)
+      } finally {
+        p.pumping = undefined
       }
-    } while (more && !stopping)
-    return summary
+      return started
+    })()
+    p.pumping = pumping
+    return pumping
+  }
+
+  const pumpAll = async () => (await Promise.all([...kinds.keys()].map(pump))).flat()
+
+  /** Tracked so stop() can wait for work in progress. */
+  function track<T>(work: Promise<T>): Promise<T> {
+    const forget = () => void tasks.delete(work)
+    tasks.add(work)
+    work.then(forget, forget)
+    return work
+  }
+
+  async function runUntilIdle(): Promise<RunSummary> {
+    const before = { ...totals }
+    await failAbandoned(db.kysely, clock.now().toISOString())
+    for (;;) {
+      await pumpAll()
+      if (handlers.size === 0 || stopping) break
+      await Promise.allSettled([...handlers])
+    }
+    return { succeeded: totals.succeeded - before.succeeded, failed: totals.failed - before.failed, lost: totals.lost - before.lost }
+  }
+
+  /** One poll: what is due now is started, and the poll waits for those runs only (a fake clock's tick awaits them). */
+  async function poll(): Promise<void> {
+    await failAbandoned(db.kysely, clock.now().toISOString())
+    await Promise.allSettled(await pumpAll())
   }
 
   return {
@@ -129,6 +205,7 @@ export function createJobs(deps: JobsDeps): Jobs {
         maxAttempts: options.maxAttempts ?? DEFAULT_MAX_ATTEMPTS,
         backoff: options.backoff ?? exponentialBackoff,
         leaseMs: options.leaseMs ?? DEFAULT_LEASE_MS,
+        concurrency: Math.max(1, options.concurrency ?? batchSize),
       })
     },
     async enqueue(executor, request) {
@@ -142,17 +219,32 @@ export function createJobs(deps: JobsDeps): Jobs {
         now: now.toISOString(),
       })
     },
-    runDue,
+    runDue() {
+      return track(runUntilIdle())
+    },
+    wake() {
+      if (!stopping) track(pumpAll()).catch((err) => deps.onError?.(err))
+    },
     start(pollMs) {
-      if (stopPolling) throw new Error('jobs polling is already started; stop() it first')
+      if (poller) throw new Error('jobs polling is already started; stop() it first')
+      if (!(pollMs > 0)) throw new RangeError(`jobs: the poll interval must be positive, got ${pollMs}`)
       stopping = false
-      stopPolling = every(clock, pollMs, runDue, (err) => deps.onError?.(err))
+      // The next poll is scheduled before this one's work is awaited, so a slow job never delays it.
+      const tick = async () => {
+        poller = clock.setTimer(pollMs, tick)
+        try {
+          await track(poll())
+        } catch (err) {
+          deps.onError?.(err)
+        }
+      }
+      poller = clock.setTimer(pollMs, tick)
     },
     async stop() {
       stopping = true
-      stopPolling?.()
-      stopPolling = undefined
-      await Promise.allSettled([...running])
+      poller?.cancel()
+      poller = undefined
+      while (handlers.size + tasks.size > 0) await Promise.allSettled([...handlers, ...tasks])
     },
     async get(id) {
       const row = await findJob(db.kysely, id)

@@ -24,6 +24,11 @@ export interface KindOptions {
   backoff?: (attempts: number) => number
   /** How long a claim lasts (default 5 minutes); a worker that dies holding a job lets it go after this. */
   leaseMs?: number
+  /**
+   * How many jobs of the kind one process runs at once (default: the runner's batch size). Slots are refilled as
+   * jobs finish, so one slow job holds one slot and never holds back the others.
+   */
+  concurrency?: number
 }
 
 export interface EnqueueRequest<P = unknown> {
@@ -72,4 +77,33 @@ export const DEFAULT_LEASE_MS = 5 * 60_000
 /** graphile-worker's retry curve: e^min(attempts, 10) seconds, about 2.7 s after the first failure, 6 h at most. */
 export function exponentialBackoff(attempts: number): number {
   return Math.round(Math.exp(Math.min(attempts, 10)) * 1000)
+}
+
+/**
+ * Thrown by a handler that wants its next attempt at a moment of its own choosing (a retry schedule kept as data by
+ * the feature, a receiver's Retry-After) instead of the kind's backoff. The attempt counts as failed; after the
+ * job's last attempt it is failed for good like any other.
+ */
+export class RetryJob extends Error {
+  override name = 'RetryJob'
+  constructor(
+    readonly delayMs: number,
+    message: string,
+  ) {
+    super(message)
+  }
+}
+
+/**
+ * Thrown by a handler that did not start its work and gives the job back: it runs again after `delayMs` and the
+ * claim does not count as an attempt (a per-receiver limit was reached, say).
+ */
+export class DeferJob extends Error {
+  override name = 'DeferJob'
+  constructor(
+    readonly delayMs: number,
+    message = 'deferred',
+  ) {
+    super(message)
+  }
 }
