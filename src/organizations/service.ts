@@ -2,7 +2,7 @@
 // send (`v-c-merchant-id`, `organizationId`). The one authorization rule lives here: X may act for Y when Y is X
 // or one of X's descendants.
 import type { Clock } from '../platform/clock.js'
-import type { Db } from '../platform/db/database.js'
+import type { Db, Executor } from '../platform/db/database.js'
 import type { OrganizationType } from '../platform/db/schema.js'
 import { conflict, invalid } from '../platform/errors.js'
 import * as repo from './repository.js'
@@ -46,6 +46,11 @@ export interface OrganizationService {
   /** Creates it unless an organization with this id exists (sandbox start-up; safe for concurrent starts). */
   ensure(input: NewOrganization): Promise<void>
   list(): Promise<Organization[]>
+  /**
+   * The ids of the organization and its ancestors, nearest first (empty for an unknown id). Read through `executor`
+   * when given (a caller's open transaction). Organizations never move, so a known lineage is remembered.
+   */
+  lineage(id: string, executor?: Executor): Promise<readonly string[]>
 }
 
 export function createOrganizationService(deps: { db: Pick<Db, 'kysely'>; clock: Clock }): OrganizationService {
@@ -83,8 +88,21 @@ export function createOrganizationService(deps: { db: Pick<Db, 'kysely'>; clock:
     return { id: input.id, type: input.type, parent_id: input.parentId ?? null, name: input.name ?? input.id, created_at: clock.now().toISOString() }
   }
 
+  const lineages = new Map<string, readonly string[]>()
+
   return {
     find,
+
+    async lineage(id, executor) {
+      const known = lineages.get(id)
+      if (known) return known
+      const ids = await repo.lineage(executor ?? db.kysely, id, MAX_DEPTH)
+      if (ids.length > 0) {
+        if (lineages.size >= 10_000) lineages.clear()
+        lineages.set(id, Object.freeze(ids))
+      }
+      return ids
+    },
 
     async mayActFor(actor, target) {
       return (await lineage(target)).some((org) => org.id === actor)

@@ -14,6 +14,7 @@ import * as m0009 from '../../migrations/0009_transactions.js'
 import * as m0010 from '../../migrations/0010_organizations.js'
 import * as m0012 from '../../migrations/0012_oauth_par_dpop.js'
 import * as m0013 from '../../migrations/0013_report_subscriptions.js'
+import * as m0017 from '../../migrations/0017_webhooks.js'
 
 const migrations: Record<string, Migration> = {
   '0001_foundation': m0001,
@@ -28,6 +29,7 @@ const migrations: Record<string, Migration> = {
   '0010_organizations': m0010,
   '0012_oauth_par_dpop': m0012,
   '0013_report_subscriptions': m0013,
+  '0017_webhooks': m0017,
 }
 
 const provider: MigrationProvider = { getMigrations: async () => migrations }
