@@ -21,6 +21,8 @@ import { createHousekeeping, type Housekeeping } from './platform/housekeeping.j
 import { createJobs, pruneDoneJobs, type Jobs } from './platform/jobs/service.js'
 import { createMaintenanceSwitch, type MaintenanceSwitch } from './platform/maintenance.js'
 import { reportingFeature, type ReportingRoutes, type ReportingServices } from './reporting/feature.js'
+import type { LookupAll } from './platform/outbound-http.js'
+import { webhooksFeature, type WebhooksServices } from './webhooks/feature.js'
 
 export interface Infrastructure {
   db: Db
@@ -40,6 +42,8 @@ export interface Services {
   /** HTTP Signature keys of organizations, secrets sealed. */
   reportingKeys: ReportingKeyService
   reporting: ReportingServices
+  /** Webhook keys, subscriptions, event publishing (`webhooks.events.publish`) and deliveries. */
+  webhooks: WebhooksServices
   housekeeping: Housekeeping
   /** The one job runner: every feature's job kinds are registered with it; the server polls it. */
   jobs: Jobs
@@ -54,13 +58,16 @@ export interface ServiceOptions {
   extraReportingRoutes?: readonly ReportingRoutes[]
   /** Mounted after the built-in features; the tests mount probe API families this way. */
   extraFeatures?: readonly Feature[]
+  /** Tests: the webhook retries' jitter source and the resolver webhook deliveries use. */
+  webhooks?: { random?: () => number; lookup?: LookupAll }
 }
 
 export function createServices(config: Config, infrastructure: Infrastructure, options: ServiceOptions = {}): Services {
   const { db, clock, logger } = infrastructure
   const applications = createApplicationService({ db, clock })
   // The owner names this process in a job's lease, so two processes on one database never take each other's jobs.
-  const jobs = createJobs({ db, clock, owner: `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`, onError: (err, job) => logger.warn({ err, job }, 'job failed') })
+  const owner = `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`
+  const jobs = createJobs({ db, clock, owner, onError: (err, job) => logger.warn({ err, job }, 'job failed') })
   const maintenance = createMaintenanceSwitch({ db, clock, onError: (err) => logger.warn({ err }, 'maintenance poll failed') })
 
   // The one cycle of the wiring: identity resolves OAuth access tokens through OAuth's token service, and OAuth's
@@ -89,7 +96,25 @@ export function createServices(config: Config, infrastructure: Infrastructure, o
   const organizations = createOrganizationService({ db, clock })
   const reportingKeys = createReportingKeyService({ db, clock, secretsKey: config.secretsKey, organizations })
   const reporting = reportingFeature({ db: db.kysely, clock, keys: reportingKeys, organizations, extraRoutes: options.extraReportingRoutes })
-  const features: Feature[] = [identity, banking, oauth, reporting, ...(options.extraFeatures ?? [])]
+  const webhooks = webhooksFeature({
+    db,
+    clock,
+    jobs,
+    organizations,
+    reportingKeys,
+    secretsKey: config.secretsKey,
+    settings: {
+      mode: config.mode,
+      outboundTimeoutMs: config.outboundTimeoutMs,
+      handlerTimeoutMs: config.handlerTimeoutMs,
+      allowPrivateNetworks: config.outboundAllowPrivateNetworks,
+      allowedNetworks: config.webhookAllowedNetworks,
+    },
+    worker: owner,
+    onStatusChange: (change) => logger.info(change, 'webhook subscription status changed'),
+    ...options.webhooks,
+  })
+  const features: Feature[] = [identity, banking, oauth, reporting, webhooks, ...(options.extraFeatures ?? [])]
 
   for (const feature of features) for (const job of feature.jobs ?? []) jobs.register(job.kind, job.handler as JobHandler, job.options)
 
@@ -111,6 +136,7 @@ export function createServices(config: Config, infrastructure: Infrastructure, o
     organizations,
     reportingKeys,
     reporting: reporting.services,
+    webhooks: webhooks.services,
     housekeeping,
     jobs,
     features,

@@ -90,22 +90,23 @@ export function createOrganizationService(deps: { db: Pick<Db, 'kysely'>; clock:
 
   const lineages = new Map<string, readonly string[]>()
 
+  async function lineageIds(id: string, executor?: Executor): Promise<readonly string[]> {
+    const known = lineages.get(id)
+    if (known) return known
+    const ids = await repo.lineage(executor ?? db.kysely, id, MAX_DEPTH)
+    if (ids.length > 0) {
+      if (lineages.size >= 10_000) lineages.clear()
+      lineages.set(id, Object.freeze(ids))
+    }
+    return ids
+  }
+
   return {
     find,
-
-    async lineage(id, executor) {
-      const known = lineages.get(id)
-      if (known) return known
-      const ids = await repo.lineage(executor ?? db.kysely, id, MAX_DEPTH)
-      if (ids.length > 0) {
-        if (lineages.size >= 10_000) lineages.clear()
-        lineages.set(id, Object.freeze(ids))
-      }
-      return ids
-    },
+    lineage: lineageIds,
 
     async mayActFor(actor, target) {
-      return (await lineage(target)).some((org) => org.id === actor)
+      return (await lineageIds(target)).includes(actor)
     },
 
     async create(input) {

@@ -6,7 +6,7 @@ import { verifyVcSignature } from './verifier.js'
 
 const key = Buffer.from('u3qgvoaJ73rLJdPLTU3moxrXyNZA4eo5dklKtIXhsAE=', 'base64')
 const keyId = 'bdc0fe52-091e-b0d6-e053-34b8d30a0504'
-const keys = { [keyId]: key.toString('base64') }
+const keys: Record<string, string> = { [keyId]: key.toString('base64') }
 const body = '{"notificationId":"n1","retryNumber":0,"eventType":"invoicing.customer.invoice.paid"}'
 const t = 1_768_435_200_000
 const header = `t=${t};keyId=${keyId};sig=${createHmac('sha256', key).update(`${t}.${body}`).digest('base64')}`
