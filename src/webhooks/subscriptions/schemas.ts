@@ -79,7 +79,7 @@ export type UpdateStatus = Static<typeof UpdateStatus>
 export const WebhookIdParams = Type.Object({ webhookId: Type.String({ minLength: 1, maxLength: 64, pattern: '^[A-Za-z0-9_-]+$' }) })
 export const OrganizationParams = Type.Object({ organizationId: OrganizationId })
 export const ListQuery = Type.Object({
-  organizationId: OrganizationId,
+  organizationId: Type.Optional(Type.String({ minLength: 1, maxLength: 32, pattern: ORGANIZATION_ID_PATTERN, description: 'Whose subscriptions (the SDK always sends it; default: the acting organization)' })),
   productId: Type.Optional(Type.String({ maxLength: 64 })),
   eventType: Type.Optional(Type.String({ maxLength: 128 })),
 })
