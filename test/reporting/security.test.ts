@@ -1,5 +1,6 @@
 // The reporting security suite: every /reporting/v3 route, the test-only probe POST (mounted inside the reporting
-// scope, behind the same gateway) included, against every way of not being allowed.
+// scope, behind the same gateway) included, and the webhook routes behind the same gateway, against every way of not
+// being allowed.
 import { Type } from 'typebox'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { actingOrganization } from '../../src/reporting/gateway.js'
@@ -29,6 +30,8 @@ beforeAll(async () => {
   t = await startTestApp({ clock: new FakeClock(new Date('2026-02-01T09:00:00Z')), reportingRoutes: [probe] })
   // The subscription GET by name needs one to read, in every organization the suite acts for.
   for (const org of ['testrest', 'testrest_two']) await t.app.services.reporting.subscriptions.put(org, { reportDefinitionName: 'PayerAuthDetailClass', reportName: 'Security_Probe', reportFields: ['VERes.Enrolled'], timezone: 'GMT' })
+  // A webhook subscription needs a signing key of its organization.
+  for (const org of ['testrest', 'testrest_two']) await t.app.services.webhooks.keys.save({ id: org, authenticatedId: org }, {})
 })
 afterAll(() => t.close())
 
@@ -47,6 +50,13 @@ const ROUTES: Route[] = [
   { name: 'GET /report-subscriptions/{name}', method: 'GET', path: '/reporting/v3/report-subscriptions/Security_Probe' },
   { name: 'PUT /report-subscriptions', method: 'PUT', path: '/reporting/v3/report-subscriptions', body: JSON.stringify({ reportDefinitionName: 'PayerAuthDetailClass', reportName: 'Security_Probe', reportFields: ['VERes.Enrolled'], timezone: 'GMT' }) },
   { name: 'PUT /predefined-report-subscriptions', method: 'PUT', path: '/reporting/v3/predefined-report-subscriptions', body: '{"reportDefinitionName":"FundingDetailClass","subscriptionType":"CLASSIC"}' },
+  // The webhook routes behind the same gateway (those by webhookId are covered by test/webhooks/management.test.ts).
+  { name: 'POST /kms/egress/v2/keys-sym', method: 'POST', path: '/kms/egress/v2/keys-sym', body: '{}' },
+  { name: 'GET /notification-subscriptions/v2/webhooks', method: 'GET', path: '/notification-subscriptions/v2/webhooks' },
+  { name: 'POST /notification-subscriptions/v2/webhooks', method: 'POST', path: '/notification-subscriptions/v2/webhooks', body: JSON.stringify({ products: [{ productId: 'customerInvoicing', eventTypes: ['invoicing.customer.invoice.paid'] }], webhookUrl: 'http://127.0.0.1:9/hook' }) },
+  { name: 'GET /webhooks/v1/notifications', method: 'GET', path: '/webhooks/v1/notifications' },
+  { name: 'POST /webhooks/v1/events', method: 'POST', path: '/webhooks/v1/events', body: '{"eventType":"invoicing.customer.invoice.paid","data":{}}' },
+  { name: 'POST /sandbox/v1/events', method: 'POST', path: '/sandbox/v1/events', body: '{"eventType":"reporting.report.no-data"}' },
 ]
 
 const AUTH_FAILED = { response: { rmsg: 'Authentication Failed' } }
