@@ -245,4 +245,16 @@ describe(`jobs on ${TEST_DIALECT}`, () => {
     await expect.poll(() => ran).toEqual(['now'])
     await jobs.stop()
   })
+
+  it('keeps claiming after a claim that found no free slot', async () => {
+    let release: () => void = () => {}
+    let runs = 0
+    jobs.register('one-at-a-time', () => (runs++ === 0 ? new Promise<void>((r) => (release = r)) : Promise.resolve()), { concurrency: 1 })
+    for (let i = 0; i < 3; i++) await jobs.enqueue(db.kysely, { kind: 'one-at-a-time', payload: {} })
+    const run = jobs.runDue()
+    await expect.poll(() => runs).toBe(1)
+    jobs.wake() // no slot is free: this claim ends at once
+    release()
+    expect(await run).toEqual({ succeeded: 3, failed: 0, lost: 0 })
+  })
 })

@@ -17,7 +17,8 @@ import { reportingGateway } from '../reporting/gateway.js'
 import { healthCheckHandler } from './delivery/control.js'
 import { deliveryHandler, type DeliveryDeps } from './delivery/deliver.js'
 import { DELIVER_KIND, DELIVERY_JOB_MAX_ATTEMPTS, HEALTH_CHECK_KIND } from './delivery/jobs.js'
-import { pruneFinished } from './delivery/repository.js'
+import { batchLoader, groupCommit } from './delivery/batching.js'
+import { loadForDelivery, pruneFinished } from './delivery/repository.js'
 import { logRoutes, replayRoute } from './delivery/routes.js'
 import { SubscriptionSlots } from './delivery/slots.js'
 import { ingestionRoutes, sandboxEventRoutes } from './events/routes.js'
@@ -62,7 +63,7 @@ export interface WebhooksDeps {
 }
 
 /** Attempts one process has on the wire at once (per subscription at most slots.PER_SUBSCRIPTION). */
-export const DELIVERY_CONCURRENCY = 64
+export const DELIVERY_CONCURRENCY = 128
 const RETENTION_MS = 31 * 86_400_000
 
 const DESCRIPTION = `Webhook notifications (\`/notification-subscriptions\`, \`/kms/egress/v2\`, \`/webhooks\`): signed like
@@ -80,6 +81,8 @@ export function webhooksFeature(deps: WebhooksDeps): Feature<WebhooksServices> {
   const keys = createWebhookKeyService({ db, clock, secretsKey: deps.secretsKey, organizations: deps.organizations })
   const delivery: DeliveryDeps = {
     db,
+    load: batchLoader((ids: string[]) => loadForDelivery(db, ids)),
+    commit: groupCommit(db),
     clock,
     jobs: deps.jobs,
     http,

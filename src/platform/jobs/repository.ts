@@ -38,37 +38,45 @@ export async function insertJob(
   return { id: existing.id, created: false }
 }
 
-/** Claims up to `limit` due jobs of `kind` for `owner` until `leaseExpiresAt`, counting the attempt. */
-export async function claimJobs(db: Pick<Db, 'kysely' | 'dialect'>, claim: { kind: string; owner: string; now: string; leaseExpiresAt: string; limit: number }): Promise<JobRow[]> {
+/**
+ * Claims up to `limit` due jobs of `kind` for `owner` until `leaseExpiresAt`, counting the attempt: pending jobs in
+ * run_at order (an index range, stopping at `limit`), and with `lapsed` also running jobs whose lease lapsed (their
+ * worker died), which are rare and looked for on polls only.
+ */
+export async function claimJobs(
+  db: Pick<Db, 'kysely' | 'dialect'>,
+  claim: { kind: string; owner: string; now: string; leaseExpiresAt: string; limit: number; lapsed?: boolean },
+): Promise<JobRow[]> {
   const { now } = claim
-  return db.kysely
-    .updateTable('jobs')
-    .set((eb) => ({
-      status: 'running',
-      lease_owner: claim.owner,
-      lease_expires_at: claim.leaseExpiresAt,
-      attempts: eb('attempts', '+', 1),
-      updated_at: now,
-    }))
-    .where('id', 'in', (eb) =>
-      eb
-        .selectFrom('jobs')
-        .select('id')
-        .where('kind', '=', claim.kind)
-        .where((w) => w('attempts', '<', w.ref('max_attempts')))
-        .where((w) =>
-          w.or([
-            w.and([w('status', '=', 'pending'), w('run_at', '<=', now)]),
-            // The owner died or hung past its lease: the job is up for grabs again.
-            w.and([w('status', '=', 'running'), w('lease_expires_at', '<=', now)]),
-          ]),
-        )
-        .orderBy('run_at')
-        .limit(claim.limit)
-        .$if(db.dialect === 'postgres', (q) => q.forUpdate().skipLocked()),
-    )
-    .returningAll()
-    .execute()
+  const take = (due: (w: ExpressionBuilder<Database, 'jobs'>) => ReturnType<ExpressionBuilder<Database, 'jobs'>['and']>, order: 'run_at' | 'lease_expires_at', limit: number) =>
+    db.kysely
+      .updateTable('jobs')
+      .set((eb) => ({
+        status: 'running',
+        lease_owner: claim.owner,
+        lease_expires_at: claim.leaseExpiresAt,
+        attempts: eb('attempts', '+', 1),
+        updated_at: now,
+      }))
+      .where('id', 'in', (eb) =>
+        eb
+          .selectFrom('jobs')
+          .select('id')
+          .where('kind', '=', claim.kind)
+          .where(due)
+          .where((w) => w('attempts', '<', w.ref('max_attempts')))
+          .orderBy(order)
+          .limit(limit)
+          .$if(db.dialect === 'postgres', (q) => q.forUpdate().skipLocked()),
+      )
+      .returningAll()
+      .execute()
+  const pendingDue = (w: ExpressionBuilder<Database, 'jobs'>) => w.and([w('status', '=', 'pending'), w('run_at', '<=', now)])
+  // The owner died or hung past its lease: the job is up for grabs again.
+  const lapsedDue = (w: ExpressionBuilder<Database, 'jobs'>) => w.and([w('status', '=', 'running'), w('lease_expires_at', '<=', now)])
+  const lapsed = claim.lapsed ? await take(lapsedDue, 'lease_expires_at', claim.limit) : []
+  if (lapsed.length >= claim.limit) return lapsed
+  return [...lapsed, ...(await take(pendingDue, 'run_at', claim.limit - lapsed.length))]
 }
 
 /** Running jobs whose lease lapsed on their last allowed attempt are failed for good (the worker never reported). */

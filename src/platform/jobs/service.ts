@@ -65,11 +65,16 @@ interface Pool {
   again: boolean
   /** The last claim took all it asked for, so more may be due: a finished job's slot is refilled at once. */
   saturated: boolean
+  /** A poll asked, while a claim loop ran, for jobs whose worker died to be looked for too. */
+  lapsedWanted: boolean
 }
 
 const MAX_ERROR_LENGTH = 2_000
 /** Claims larger than this are split, so one statement never locks a large part of the queue. */
 const MAX_CLAIM = 100
+
+/** How many slots must be free before a finished job's slot is refilled at once (claims in batches). */
+const refillAt = (reg: { concurrency: number }) => Math.max(1, Math.floor(reg.concurrency / 4))
 
 export function createJobs(deps: JobsDeps): Jobs {
   const { db, clock, owner } = deps
@@ -89,15 +94,39 @@ export function createJobs(deps: JobsDeps): Jobs {
     const lease = new AbortController()
     const leaseMs = Date.parse(row.lease_expires_at!) - clock.now().getTime()
     const leaseTimer = clock.setTimer(leaseMs, () => lease.abort(new Error('job lease expired')))
+    // What the handler settled in its own transaction, if it did.
+    let settled: 'done' | 'retry' | undefined
+    let settledRecorded = false
+    const info = {
+      id: row.id,
+      kind: row.kind,
+      attempt: row.attempts,
+      maxAttempts: row.max_attempts,
+      signal: lease.signal,
+      async complete(executor: Executor) {
+        settled = 'done'
+        return (settledRecorded = await completeJob(executor, held, clock.now().toISOString()))
+      },
+      async retry(executor: Executor, delayMs: number, reason: string) {
+        settled = 'retry'
+        const now = clock.now()
+        const retryAt = row.attempts >= row.max_attempts ? null : new Date(now.getTime() + delayMs).toISOString()
+        return (settledRecorded = await failJob(executor, held, { error: describe(reason), retryAt, now: now.toISOString() }))
+      },
+    }
     let error: unknown
     let ok = true
     try {
-      await reg.handler(JSON.parse(row.payload) as unknown, { id: row.id, kind: row.kind, attempt: row.attempts, maxAttempts: row.max_attempts, signal: lease.signal })
+      await reg.handler(JSON.parse(row.payload) as unknown, info)
     } catch (err) {
       ok = false
       error = err
     } finally {
       leaseTimer.cancel()
+    }
+    if (ok && settled) {
+      totals[settledRecorded ? (settled === 'done' ? 'succeeded' : 'failed') : 'lost']++
+      return
     }
     const now = clock.now()
     let recorded: boolean
@@ -119,7 +148,7 @@ export function createJobs(deps: JobsDeps): Jobs {
 
   function pool(kind: string): Pool {
     let p = pools.get(kind)
-    if (!p) pools.set(kind, (p = { inFlight: 0, pumping: undefined, again: false, saturated: false }))
+    if (!p) pools.set(kind, (p = { inFlight: 0, pumping: undefined, again: false, saturated: false, lapsedWanted: false }))
     return p
   }
 
@@ -131,46 +160,53 @@ export function createJobs(deps: JobsDeps): Jobs {
       .finally(() => {
         p.inFlight--
         handlers.delete(run)
-        // The slot is free and more was due at the last claim: take the next job now rather than at the next poll.
-        if (!stopping && p.saturated) track(pump(kind)).catch((err) => deps.onError?.(err))
+        // More was due at the last claim: refill now rather than at the next poll, once enough slots are free to make
+        // the claim worth its statement (or none is running).
+        if (!stopping && p.saturated && (reg.concurrency - p.inFlight >= refillAt(reg) || p.inFlight === 0)) track(pump(kind)).catch((err) => deps.onError?.(err))
       })
     handlers.add(run)
     return run
   }
 
-  /** Fills the kind's free slots with due jobs; returns the runs it started. */
-  function pump(kind: string): Promise<Promise<void>[]> {
+  /** Fills the kind's free slots with due jobs; returns the runs it started. `lapsed`: also jobs whose worker died. */
+  function pump(kind: string, lapsed = false): Promise<Promise<void>[]> {
     const p = pool(kind)
     const reg = kinds.get(kind)!
     if (p.pumping) {
+      // The running loop goes round again if it has not ended; if it has, this starts the next one.
       p.again = true
-      return p.pumping.then(() => [])
+      p.lapsedWanted ||= lapsed
+      return p.pumping.then(() => (p.again ? pump(kind, lapsed) : []))
     }
-    const pumping = (async () => {
+    const claimLoop = async () => {
       const started: Promise<void>[] = []
-      try {
-        do {
-          p.again = false
-          for (;;) {
-            const limit = Math.min(reg.concurrency - p.inFlight, MAX_CLAIM)
-            if (limit <= 0 || stopping) break
-            const now = clock.now()
-            const claimed = await claimJobs(db, { kind, owner, now: now.toISOString(), leaseExpiresAt: new Date(now.getTime() + reg.leaseMs).toISOString(), limit })
-            p.saturated = claimed.length === limit
-            for (const row of claimed) started.push(launch(kind, reg, row))
-            if (!p.saturated) break
-          }
-        } while (p.again && !stopping)
-      } finally {
-        p.pumping = undefined
-      }
+      let lookForLapsed = lapsed
+      do {
+        p.again = false
+        lookForLapsed ||= p.lapsedWanted
+        p.lapsedWanted = false
+        for (;;) {
+          const limit = Math.min(reg.concurrency - p.inFlight, MAX_CLAIM)
+          if (limit <= 0 || stopping) break
+          const now = clock.now()
+          const claimed = await claimJobs(db, { kind, owner, now: now.toISOString(), leaseExpiresAt: new Date(now.getTime() + reg.leaseMs).toISOString(), limit, lapsed: lookForLapsed })
+          lookForLapsed = false
+          p.saturated = claimed.length === limit
+          for (const row of claimed) started.push(launch(kind, reg, row))
+          if (!p.saturated) break
+        }
+      } while (p.again && !stopping)
       return started
-    })()
+    }
+    // Cleared asynchronously, after the assignment below, even when the loop ends without awaiting (no free slot).
+    const pumping = claimLoop().finally(() => {
+      p.pumping = undefined
+    })
     p.pumping = pumping
     return pumping
   }
 
-  const pumpAll = async () => (await Promise.all([...kinds.keys()].map(pump))).flat()
+  const pumpAll = async (lapsed = false) => (await Promise.all([...kinds.keys()].map((kind) => pump(kind, lapsed)))).flat()
 
   /** Tracked so stop() can wait for work in progress. */
   function track<T>(work: Promise<T>): Promise<T> {
@@ -183,10 +219,11 @@ export function createJobs(deps: JobsDeps): Jobs {
   async function runUntilIdle(): Promise<RunSummary> {
     const before = { ...totals }
     await failAbandoned(db.kysely, clock.now().toISOString())
-    for (;;) {
-      await pumpAll()
-      if (handlers.size === 0 || stopping) break
-      await Promise.allSettled([...handlers])
+    for (let first = true; ; first = false) {
+      await pumpAll(first)
+      const pumping = [...pools.values()].flatMap((p) => (p.pumping ? [p.pumping] : []))
+      if ((handlers.size === 0 && pumping.length === 0) || stopping) break
+      await Promise.allSettled([...handlers, ...pumping])
     }
     return { succeeded: totals.succeeded - before.succeeded, failed: totals.failed - before.failed, lost: totals.lost - before.lost }
   }
@@ -194,7 +231,7 @@ export function createJobs(deps: JobsDeps): Jobs {
   /** One poll: what is due now is started, and the poll waits for those runs only (a fake clock's tick awaits them). */
   async function poll(): Promise<void> {
     await failAbandoned(db.kysely, clock.now().toISOString())
-    await Promise.allSettled(await pumpAll())
+    await Promise.allSettled(await pumpAll(true))
   }
 
   return {

@@ -3,7 +3,8 @@
 import type { JobStatus } from '../db/schema.js'
 
 /** A caller's database handle or open transaction: enqueue writes the job there, so it commits with the caller's work. */
-export type { Executor } from '../db/database.js'
+import type { Executor } from '../db/database.js'
+export type { Executor }
 
 export interface JobInfo {
   id: string
@@ -13,6 +14,14 @@ export interface JobInfo {
   maxAttempts: number
   /** Aborted when this worker's lease lapses: another worker may then take the job, so stop work that is not done. */
   signal: AbortSignal
+  /**
+   * Marks the job done through `executor`, the handler's own transaction, so that its work and the job's completion
+   * commit together (a crash can no longer leave the work done and the job to run again). False when the claim was
+   * lost. A handler that returns after calling it is not completed again by the runner.
+   */
+  complete(executor: Executor): Promise<boolean>
+  /** Like complete(), but records a failed attempt and the next one `delayMs` from now (failed if none is left). */
+  retry(executor: Executor, delayMs: number, reason: string): Promise<boolean>
 }
 
 export type JobHandler<P = unknown> = (payload: P, job: JobInfo) => Promise<void>

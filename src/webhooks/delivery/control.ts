@@ -97,7 +97,8 @@ export async function sendTest(deps: DeliveryDeps, sub: Subscription, timeoutMs:
     event: { organization_id: sub.organizationId, product_id: productId, event_type: TEST_EVENT, payload: JSON.stringify(payload), event_date: nowIso },
   }
   const outcome: Outcome = await send(deps, ctx, active, 1, timeoutMs)
-  const retry = await record(deps, n, active, outcome, { position: 1, single: false }, (trx, wait) => enqueueDelivery(deps.jobs, trx, { n: n.id, g: 0, b: 1, o: 1 }, new Date(deps.clock.now().getTime() + wait)))
+  // No job made this attempt: a retry is a new delivery job, from the policy's second place.
+  const retry = await record(deps, n, active, outcome, { position: 1, single: false }, { done: async () => {}, retry: (trx, wait) => enqueueDelivery(deps.jobs, trx, { n: n.id, g: 0, b: 1, o: 1 }, new Date(deps.clock.now().getTime() + wait)) })
   if (delivered(outcome) && sub.status === 'SUSPENDED') await resume(deps, sub.id, 'a test notification was delivered')
   return {
     eventDate: withOffset(nowIso),

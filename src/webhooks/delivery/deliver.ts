@@ -6,7 +6,7 @@
 import { randomUUID } from 'node:crypto'
 import type { Clock } from '../../platform/clock.js'
 import type { Executor } from '../../platform/db/database.js'
-import { DeferJob, RetryJob, type JobHandler } from '../../platform/jobs/types.js'
+import { DeferJob, type JobHandler } from '../../platform/jobs/types.js'
 import type { Jobs } from '../../platform/jobs/service.js'
 import type { OutboundHttp } from '../../platform/outbound-http.js'
 import type { WebhookKeyService } from '../keys/service.js'
@@ -24,6 +24,10 @@ export const EXCERPT_BYTES = 256
 
 export interface DeliveryDeps {
   db: Executor
+  /** Reads a notification for delivery, those claimed together in one query (batching.ts). */
+  load: (notificationId: string) => Promise<repo.DeliveryContext | undefined>
+  /** Writes an attempt's outcome, many attempts to one transaction (batching.ts). */
+  commit: <T>(work: (trx: Executor) => Promise<T>) => Promise<T>
   clock: Clock
   jobs: Pick<Jobs, 'enqueue' | 'wake'>
   http: OutboundHttp
@@ -101,24 +105,35 @@ export interface Place {
   single: boolean
 }
 
+/** How the job that made the attempt ends, in the attempt's own transaction. */
+export interface Settle {
+  done(trx: Executor): Promise<unknown>
+  retry(trx: Executor, delayMs: number, reason: string): Promise<unknown>
+}
+
 /**
- * Writes the attempt and what follows from it, in one transaction. Returns the wait before the next attempt (the
- * caller retries then), or undefined when the notification is settled or was taken over by a newer generation.
- * `scheduleRetry` runs inside the transaction when a retry is due (the test call enqueues its retries there).
+ * Writes the attempt and what follows from it, and settles the job (done, or retried after the policy's wait), in one
+ * transaction. Returns the wait before the next attempt, or undefined when there is none.
  */
-export async function record(
-  deps: DeliveryDeps,
-  n: Pick<repo.NotificationRow, 'id' | 'generation'>,
-  sub: Subscription,
-  o: Outcome,
-  place: Place,
-  scheduleRetry?: (trx: Executor, delayMs: number) => Promise<unknown>,
-): Promise<number | undefined> {
+export async function record(deps: DeliveryDeps, n: Pick<repo.NotificationRow, 'id' | 'generation'>, sub: Subscription, o: Outcome, place: Place, settle: Settle): Promise<number | undefined> {
   const now = deps.clock.now()
   const nowIso = now.toISOString()
   let retryMs: number | undefined
   let change: { status: string; reason: string } | undefined
-  await deps.db.transaction().execute(async (trx) => {
+  await deps.commit(async (trx) => {
+    retryMs = undefined
+    change = undefined
+    await outcomeOf(trx)
+    if (retryMs === undefined) await settle.done(trx)
+    else await settle.retry(trx, retryMs, `attempt ${o.attemptNumber}: ${o.error ?? o.result}`)
+  })
+  if (change) {
+    deps.subscriptions.forget(sub.id)
+    deps.onStatusChange({ webhookId: sub.id, ...change })
+  }
+  return retryMs
+
+  async function outcomeOf(trx: Executor): Promise<void> {
     await repo.insertAttempt(trx, {
       id: o.traceId,
       notification_id: n.id,
@@ -134,11 +149,11 @@ export async function record(
       response_excerpt: o.excerpt,
       worker: deps.worker,
     })
-    const settle = (status: repo.NotificationRow['status'], extra: Partial<repo.NotificationRow> = {}) =>
+    const mark = (status: repo.NotificationRow['status'], extra: Partial<repo.NotificationRow> = {}) =>
       repo.updateNotification(trx, n.id, n.generation, { status, attempts: o.attemptNumber, last_attempt_at: o.startedAt.toISOString(), next_attempt_at: null, updated_at: nowIso, ...extra })
-    if (delivered(o)) return void (await settle('DELIVERED', { delivered_at: nowIso }))
+    if (delivered(o)) return void (await mark('DELIVERED', { delivered_at: nowIso }))
     if (o.statusCode === 410) {
-      if (!(await settle('FAILED'))) return
+      if (!(await mark('FAILED'))) return
       const reason = 'the receiver answered 410 Gone'
       if (await subscriptionsRepo.moveStatus(trx, sub.id, ['ACTIVE', 'SUSPENDED'], 'INACTIVE', reason, nowIso)) change = { status: 'INACTIVE', reason }
       return
@@ -146,13 +161,12 @@ export async function record(
     const gap = place.single ? undefined : delayAfter(sub.retryPolicy, place.position)
     if (gap !== undefined) {
       const wait = Math.max(withJitter(gap, deps.random), o.retryAfterMs ?? 0)
-      if (!(await settle('RETRY', { next_attempt_at: new Date(now.getTime() + wait).toISOString() }))) return
+      if (!(await mark('RETRY', { next_attempt_at: new Date(now.getTime() + wait).toISOString() }))) return
       retryMs = wait
-      await scheduleRetry?.(trx, wait)
       return
     }
     if (sub.retryPolicy.deactivateFlag === 'true' && !place.single) {
-      if (!(await settle('SUSPENDED'))) return
+      if (!(await mark('SUSPENDED'))) return
       const reason = `notification ${n.id} failed every attempt of the retry policy`
       if (await subscriptionsRepo.moveStatus(trx, sub.id, ['ACTIVE'], 'SUSPENDED', reason, nowIso)) {
         change = { status: 'SUSPENDED', reason }
@@ -160,19 +174,14 @@ export async function record(
       }
       return
     }
-    await settle('FAILED')
-  })
-  if (change) {
-    deps.subscriptions.forget(sub.id)
-    deps.onStatusChange({ webhookId: sub.id, ...change })
+    await mark('FAILED')
   }
-  return retryMs
 }
 
 /** The delivery job: loads the notification, stands down if it is not its to deliver, attempts and records. */
 export function deliveryHandler(deps: DeliveryDeps): JobHandler<DeliveryJob> {
   return async (p, job) => {
-    const ctx = await repo.loadForDelivery(deps.db, p.n)
+    const ctx = await deps.load(p.n)
     if (!ctx) return
     const n = ctx.notification
     if (n.generation !== p.g || (n.status !== 'PENDING' && n.status !== 'RETRY')) return
@@ -198,7 +207,6 @@ export function deliveryHandler(deps: DeliveryDeps): JobHandler<DeliveryJob> {
     } finally {
       release(outcome?.durationMs ?? 0, outcome?.result === 'timeout')
     }
-    const wait = await record(deps, n, sub, outcome, { position, single: p.one === true })
-    if (wait !== undefined) throw new RetryJob(wait, `attempt ${outcome.attemptNumber}: ${outcome.error ?? outcome.result}`)
+    await record(deps, n, sub, outcome, { position, single: p.one === true }, { done: (trx) => job.complete(trx), retry: (trx, wait, reason) => job.retry(trx, wait, reason) })
   }
 }

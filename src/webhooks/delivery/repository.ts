@@ -21,17 +21,21 @@ export async function insertNotifications(db: Executor, rows: NotificationRow[])
   if (rows.length > 0) await db.insertInto('webhook_notifications').values(rows).execute()
 }
 
-export async function loadForDelivery(db: Executor, notificationId: string): Promise<DeliveryContext | undefined> {
-  const row = await db
+/** The notifications and their events, for the deliveries claimed together (one query). */
+export async function loadForDelivery(db: Executor, notificationIds: readonly string[]): Promise<Map<string, DeliveryContext>> {
+  const rows = await db
     .selectFrom('webhook_notifications as n')
     .innerJoin('webhook_events as e', 'e.id', 'n.event_id')
     .selectAll('n')
     .select(['e.organization_id as event_organization_id', 'e.product_id as event_product_id', 'e.event_type as event_event_type', 'e.payload as event_payload', 'e.event_date as event_date'])
-    .where('n.id', '=', notificationId)
-    .executeTakeFirst()
-  if (!row) return undefined
-  const { event_organization_id, event_product_id, event_event_type, event_payload, event_date, ...notification } = row
-  return { notification, event: { organization_id: event_organization_id, product_id: event_product_id, event_type: event_event_type, payload: event_payload, event_date } }
+    .where('n.id', 'in', notificationIds)
+    .execute()
+  const found = new Map<string, DeliveryContext>()
+  for (const row of rows) {
+    const { event_organization_id, event_product_id, event_event_type, event_payload, event_date, ...notification } = row
+    found.set(notification.id, { notification, event: { organization_id: event_organization_id, product_id: event_product_id, event_type: event_event_type, payload: event_payload, event_date } })
+  }
+  return found
 }
 
 export async function insertAttempt(db: Executor, row: AttemptRow): Promise<void> {

@@ -4,9 +4,9 @@
 // and its other jobs are given back to the queue (DeferJob) instead of waiting in a slot of the shared job pool.
 import type { Clock, Timer } from '../../platform/clock.js'
 
-export const PER_SUBSCRIPTION = 16
+export const PER_SUBSCRIPTION = 64
 export const SLOW_PER_SUBSCRIPTION = 2
-export const SLOW_MS = 1_000
+export const SLOW_MS = 3_000
 const SLOW_FOR_MS = 60_000
 
 export class Deferred extends Error {
