@@ -18,6 +18,7 @@ import { createServices, type Services } from './services.js'
 import { TRANSACTIONS_USAGE, TransactionUsageError, runTransactionsCommand } from './reporting/transactions/cli.js'
 import { createTransactionService } from './reporting/transactions/service/index.js'
 import { TransactionImportError } from './reporting/transactions/service/import.js'
+import { WEBHOOKS_USAGE, WebhookUsageError, runWebhooksCommand } from './webhooks/cli.js'
 
 const USAGE = `Usage: finapi <command>
 
@@ -47,7 +48,7 @@ const USAGE = `Usage: finapi <command>
                               every PRUNE_INTERVAL_SECONDS)
   import <file.json>          load customers, credentials, accounts and exchange rates, all or nothing
   import --schema             print the JSON Schema of the import file
-${TRANSACTIONS_USAGE}`
+${TRANSACTIONS_USAGE}${WEBHOOKS_USAGE}`
 
 class UsageError extends Error {}
 
@@ -298,6 +299,9 @@ async function main(argv: string[]): Promise<void> {
       return prune(config)
     case 'import':
       return importFile(config, rest)
+    case 'events':
+    case 'webhooks':
+      return runWebhooksCommand(command, rest, (fn) => withServices(config, (services) => fn(services.webhooks)))
     case 'transactions':
       return runTransactionsCommand(rest, (fn) => withServices(config, (_services, db) => fn(createTransactionService({ db, clock: systemClock }))), systemClock.now())
     default:
@@ -312,6 +316,8 @@ main(process.argv.slice(2)).catch((err: unknown) => {
     process.stderr.write(`finapi: transactions import rejected at ${err.message}\n`)
   } else if (err instanceof TransactionUsageError) {
     process.stderr.write(`finapi: ${err.message}\n\n${USAGE}`)
+  } else if (err instanceof WebhookUsageError) {
+    process.stderr.write(`finapi: ${err.message}\n`)
   } else if (err instanceof ConfigError || err instanceof UsageError) {
     process.stderr.write(`finapi: ${err.message}\n`)
     if (err instanceof UsageError) process.stderr.write(`\n${USAGE}`)

@@ -103,14 +103,16 @@ export async function cancelUndelivered(db: Executor, webhookId: string, now: st
 // ---- The delivery log ----------------------------------------------------------------------------------------
 
 export interface LogFilter {
-  organizationIds: readonly string[]
+  /** The subscribers whose notifications to list; every subscriber's when absent (the operator's CLI). */
+  organizationIds?: readonly string[]
   webhookId?: string
   status?: NotificationStatus
   limit: number
 }
 
 export function listNotifications(db: Executor, f: LogFilter): Promise<NotificationRow[]> {
-  let q = db.selectFrom('webhook_notifications').selectAll().where('organization_id', 'in', f.organizationIds)
+  let q = db.selectFrom('webhook_notifications').selectAll()
+  if (f.organizationIds) q = q.where('organization_id', 'in', f.organizationIds)
   if (f.webhookId) q = q.where('webhook_id', '=', f.webhookId)
   if (f.status) q = q.where('status', '=', f.status)
   return q.orderBy('created_at', 'desc').orderBy('id', 'desc').limit(f.limit).execute()
