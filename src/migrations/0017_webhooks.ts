@@ -97,9 +97,13 @@ export async function up(db: Kysely<unknown>): Promise<void> {
   // Claiming a kind's due jobs in run_at order is an index range that stops at the claim's limit, however long the
   // queue (10,000 pending deliveries were a scan and a sort per claim with 0005's (status, run_at)).
   await db.schema.createIndex('jobs_kind_due').on('jobs').columns(['kind', 'status', 'run_at']).execute()
+  // Claims always name their kind now, so 0005's (status, run_at) serves none, and every claim and completion paid
+  // for keeping it.
+  await db.schema.dropIndex('jobs_claim').execute()
 }
 
 export async function down(db: Kysely<unknown>): Promise<void> {
   await db.schema.dropIndex('jobs_kind_due').execute()
+  await db.schema.createIndex('jobs_claim').on('jobs').columns(['status', 'run_at']).execute()
   for (const table of ['webhook_attempts', 'webhook_notifications', 'webhook_events', 'webhook_subscriptions', 'webhook_keys']) await db.schema.dropTable(table).execute()
 }

@@ -15,7 +15,7 @@ import { createAddressGuard, createOutboundHttp, type LookupAll } from '../platf
 import { reportingErrors } from '../reporting/errors.js'
 import { reportingGateway } from '../reporting/gateway.js'
 import { healthCheckHandler } from './delivery/control.js'
-import { deliveryHandler, type DeliveryDeps } from './delivery/deliver.js'
+import { deliveryHandler, writeDelivered, type DeliveryDeps } from './delivery/deliver.js'
 import { DELIVER_KIND, DELIVERY_JOB_MAX_ATTEMPTS, HEALTH_CHECK_KIND } from './delivery/jobs.js'
 import { batchLoader, groupCommit } from './delivery/batching.js'
 import { loadForDelivery, pruneFinished } from './delivery/repository.js'
@@ -40,9 +40,9 @@ export interface WebhooksServices {
 }
 
 export interface WebhooksDeps {
-  db: Pick<Db, 'kysely'>
+  db: Pick<Db, 'kysely' | 'dialect'>
   clock: Clock
-  jobs: Pick<Jobs, 'enqueue' | 'wake'>
+  jobs: Pick<Jobs, 'enqueue' | 'wake' | 'completeAll'>
   organizations: Pick<OrganizationService, 'find' | 'mayActFor' | 'lineage'>
   /** The reporting keys the gateway checks HTTP Signatures with. */
   reportingKeys: Pick<ReportingKeyService, 'signingKey'>
@@ -63,7 +63,7 @@ export interface WebhooksDeps {
 }
 
 /** Attempts one process has on the wire at once (per subscription at most slots.PER_SUBSCRIPTION). */
-export const DELIVERY_CONCURRENCY = 128
+export const DELIVERY_CONCURRENCY = 256
 const RETENTION_MS = 31 * 86_400_000
 
 const DESCRIPTION = `Webhook notifications (\`/notification-subscriptions\`, \`/kms/egress/v2\`, \`/webhooks\`): signed like
@@ -82,7 +82,7 @@ export function webhooksFeature(deps: WebhooksDeps): Feature<WebhooksServices> {
   const delivery: DeliveryDeps = {
     db,
     load: batchLoader((ids: string[]) => loadForDelivery(db, ids)),
-    commit: groupCommit(db),
+    commit: groupCommit(db, { parallel: deps.db.dialect === 'postgres' ? 4 : 1, writeData: writeDelivered({ clock, jobs: deps.jobs }) }),
     clock,
     jobs: deps.jobs,
     http,

@@ -4,7 +4,7 @@
 // apply while the worker still holds the claim (same owner and attempt), so a worker whose lease lapsed and whose
 // job was taken over cannot overwrite the new attempt's result.
 import { randomUUID } from 'node:crypto'
-import type { ExpressionBuilder, Selectable } from 'kysely'
+import { sql, type ExpressionBuilder, type Selectable } from 'kysely'
 import type { Db } from '../db/database.js'
 import type { Database, JobsTable } from '../db/schema.js'
 import type { Executor } from './types.js'
@@ -110,6 +110,17 @@ export async function completeJob(executor: Executor, held: Held, now: string): 
     .where(heldBy(held))
     .executeTakeFirst()
   return res.numUpdatedRows > 0n
+}
+
+/** completeJob for many jobs of one owner in one statement; returns the ids it completed (those still held). */
+export async function completeJobs(executor: Executor, owner: string, held: readonly Omit<Held, 'owner'>[], now: string): Promise<Set<string>> {
+  if (held.length === 0) return new Set()
+  const pairs = sql.join(held.map((h) => sql`(${h.id}, cast(${h.attempts} as integer))`))
+  const { rows } = await sql<{ id: string }>`
+    update jobs set status = 'done', lease_owner = null, lease_expires_at = null, last_error = null, finished_at = ${now}, updated_at = ${now}
+    where status = 'running' and lease_owner = ${owner} and (id, attempts) in (${pairs})
+    returning id`.execute(executor)
+  return new Set(rows.map((r) => r.id))
 }
 
 /** Records a failed attempt: retried at `retryAt`, or failed for good when no attempt is left. */

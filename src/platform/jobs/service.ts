@@ -7,7 +7,7 @@
 // holds one slot and never holds back the others, and a poll never waits for a straggler before the next one.
 import type { Clock, Timer } from '../clock.js'
 import type { Db } from '../db/database.js'
-import { claimJobs, completeJob, deferJob, deleteDoneJobs, failAbandoned, failJob, findJob, insertJob, type JobRow } from './repository.js'
+import { claimJobs, completeJob, completeJobs, deferJob, deleteDoneJobs, failAbandoned, failJob, findJob, insertJob, type JobRow } from './repository.js'
 import {
   DEFAULT_LEASE_MS,
   DEFAULT_MAX_ATTEMPTS,
@@ -18,6 +18,7 @@ import {
   type EnqueueRequest,
   type Executor,
   type JobHandler,
+  type JobInfo,
   type JobView,
   type KindOptions,
   type RunSummary,
@@ -31,6 +32,8 @@ export interface Jobs {
   runDue(): Promise<RunSummary>
   /** Claims what is due now without waiting for it (after a commit that enqueued work, so it starts at once). */
   wake(): void
+  /** JobInfo.complete() for many running jobs of this runner, in one statement through `executor`. */
+  completeAll(executor: Executor, jobs: readonly JobInfo[]): Promise<void>
   /** Polls every `pollMs` on the clock; a second start() without stop() throws. */
   start(pollMs: number): void
   /** Stops polling and waits for the handlers running now to finish. */
@@ -86,6 +89,8 @@ export function createJobs(deps: JobsDeps): Jobs {
   /** Claims, polls and runDue calls in progress, so stop() can wait for them too. */
   const tasks = new Set<Promise<unknown>>()
   const totals: RunSummary = { succeeded: 0, failed: 0, lost: 0 }
+  /** What completeAll needs of a running job: its claim, and how to tell its run that it was settled. */
+  const running = new WeakMap<JobInfo, { held: { id: string; attempts: number }; settled: (recorded: boolean) => void }>()
   let poller: Timer | undefined
   let stopping = false
 
@@ -114,6 +119,13 @@ export function createJobs(deps: JobsDeps): Jobs {
         return (settledRecorded = await failJob(executor, held, { error: describe(reason), retryAt, now: now.toISOString() }))
       },
     }
+    running.set(info, {
+      held,
+      settled: (recorded) => {
+        settled = 'done'
+        settledRecorded = recorded
+      },
+    })
     let error: unknown
     let ok = true
     try {
@@ -258,6 +270,11 @@ export function createJobs(deps: JobsDeps): Jobs {
     },
     runDue() {
       return track(runUntilIdle())
+    },
+    async completeAll(executor, jobs) {
+      const entries = jobs.map((job) => running.get(job)).filter((e) => e !== undefined)
+      const done = await completeJobs(executor, owner, entries.map((e) => e.held), clock.now().toISOString())
+      for (const e of entries) e.settled(done.has(e.held.id))
     },
     wake() {
       if (!stopping) track(pumpAll()).catch((err) => deps.onError?.(err))

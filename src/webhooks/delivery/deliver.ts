@@ -6,7 +6,7 @@
 import { randomUUID } from 'node:crypto'
 import type { Clock } from '../../platform/clock.js'
 import type { Executor } from '../../platform/db/database.js'
-import { DeferJob, type JobHandler } from '../../platform/jobs/types.js'
+import { DeferJob, type JobHandler, type JobInfo } from '../../platform/jobs/types.js'
 import type { Jobs } from '../../platform/jobs/service.js'
 import type { OutboundHttp } from '../../platform/outbound-http.js'
 import type { WebhookKeyService } from '../keys/service.js'
@@ -17,6 +17,7 @@ import { HEALTH_CHECK_INTERVAL_MS, enqueueHealthCheck, type DeliveryJob } from '
 import { attemptRequest } from './message.js'
 import * as repo from './repository.js'
 import { delayAfter, retryAfterMs, totalAttempts, withJitter } from './retry-policy.js'
+import type { GroupCommit } from './batching.js'
 import { Deferred, type SubscriptionSlots } from './slots.js'
 
 /** How much of a receiver's answer the delivery log keeps. */
@@ -26,10 +27,10 @@ export interface DeliveryDeps {
   db: Executor
   /** Reads a notification for delivery, those claimed together in one query (batching.ts). */
   load: (notificationId: string) => Promise<repo.DeliveryContext | undefined>
-  /** Writes an attempt's outcome, many attempts to one transaction (batching.ts). */
-  commit: <T>(work: (trx: Executor) => Promise<T>) => Promise<T>
+  /** Writes attempts' outcomes, many to one transaction (batching.ts); delivered ones by writeDelivered. */
+  commit: GroupCommit<Delivered>
   clock: Clock
-  jobs: Pick<Jobs, 'enqueue' | 'wake'>
+  jobs: Pick<Jobs, 'enqueue' | 'wake' | 'completeAll'>
   http: OutboundHttp
   keys: Pick<WebhookKeyService, 'signingKey'>
   subscriptions: SubscriptionReader
@@ -98,6 +99,24 @@ export async function send(deps: DeliveryDeps, ctx: repo.DeliveryContext, sub: S
   }
 }
 
+function attemptRow(deps: Pick<DeliveryDeps, 'worker'>, n: { id: string }, sub: { id: string }, o: Outcome): repo.AttemptRow {
+  return {
+    id: o.traceId,
+    notification_id: n.id,
+    webhook_id: sub.id,
+    retry_number: o.attemptNumber - 1,
+    request_type: o.attemptNumber === 1 ? 'NEW' : 'RETRY',
+    key_id: o.keyId,
+    started_at: o.startedAt.toISOString(),
+    duration_ms: o.durationMs,
+    status_code: o.statusCode,
+    result: o.result,
+    error: o.error,
+    response_excerpt: o.excerpt,
+    worker: deps.worker,
+  }
+}
+
 export interface Place {
   /** The attempt's place in the retry policy (1 = the first attempt). */
   position: number
@@ -109,6 +128,24 @@ export interface Place {
 export interface Settle {
   done(trx: Executor): Promise<unknown>
   retry(trx: Executor, delayMs: number, reason: string): Promise<unknown>
+  /** The job, when there is one: a delivered attempt's job is then completed with its batch's others. */
+  job?: JobInfo
+}
+
+/** A delivered attempt, written with the others of its batch: the attempt row, the notification, the job. */
+export interface Delivered {
+  attempt: repo.AttemptRow
+  notification: { id: string; generation: number; attempts: number; lastAttemptAt: string }
+  job: JobInfo
+}
+
+/** Writes a batch of delivered attempts in three statements (attempts, notifications, jobs). */
+export function writeDelivered(deps: Pick<DeliveryDeps, 'clock'> & { jobs: Pick<Jobs, 'completeAll'> }) {
+  return async (trx: Executor, items: Delivered[]): Promise<void> => {
+    await repo.insertAttempts(trx, items.map((i) => i.attempt))
+    await repo.markDelivered(trx, items.map((i) => i.notification), deps.clock.now().toISOString())
+    await deps.jobs.completeAll(trx, items.map((i) => i.job))
+  }
 }
 
 /**
@@ -120,7 +157,11 @@ export async function record(deps: DeliveryDeps, n: Pick<repo.NotificationRow, '
   const nowIso = now.toISOString()
   let retryMs: number | undefined
   let change: { status: string; reason: string } | undefined
-  await deps.commit(async (trx) => {
+  if (delivered(o) && settle.job) {
+    await deps.commit.add({ attempt: attemptRow(deps, n, sub, o), notification: { id: n.id, generation: n.generation, attempts: o.attemptNumber, lastAttemptAt: o.startedAt.toISOString() }, job: settle.job })
+    return undefined
+  }
+  await deps.commit.run(async (trx) => {
     retryMs = undefined
     change = undefined
     await outcomeOf(trx)
@@ -134,21 +175,7 @@ export async function record(deps: DeliveryDeps, n: Pick<repo.NotificationRow, '
   return retryMs
 
   async function outcomeOf(trx: Executor): Promise<void> {
-    await repo.insertAttempt(trx, {
-      id: o.traceId,
-      notification_id: n.id,
-      webhook_id: sub.id,
-      retry_number: o.attemptNumber - 1,
-      request_type: o.attemptNumber === 1 ? 'NEW' : 'RETRY',
-      key_id: o.keyId,
-      started_at: o.startedAt.toISOString(),
-      duration_ms: o.durationMs,
-      status_code: o.statusCode,
-      result: o.result,
-      error: o.error,
-      response_excerpt: o.excerpt,
-      worker: deps.worker,
-    })
+    await repo.insertAttempt(trx, attemptRow(deps, n, sub, o))
     const mark = (status: repo.NotificationRow['status'], extra: Partial<repo.NotificationRow> = {}) =>
       repo.updateNotification(trx, n.id, n.generation, { status, attempts: o.attemptNumber, last_attempt_at: o.startedAt.toISOString(), next_attempt_at: null, updated_at: nowIso, ...extra })
     if (delivered(o)) return void (await mark('DELIVERED', { delivered_at: nowIso }))
@@ -207,6 +234,6 @@ export function deliveryHandler(deps: DeliveryDeps): JobHandler<DeliveryJob> {
     } finally {
       release(outcome?.durationMs ?? 0, outcome?.result === 'timeout')
     }
-    await record(deps, n, sub, outcome, { position, single: p.one === true }, { done: (trx) => job.complete(trx), retry: (trx, wait, reason) => job.retry(trx, wait, reason) })
+    await record(deps, n, sub, outcome, { position, single: p.one === true }, { done: (trx) => job.complete(trx), retry: (trx, wait, reason) => job.retry(trx, wait, reason), job })
   }
 }

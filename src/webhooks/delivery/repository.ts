@@ -42,6 +42,21 @@ export async function insertAttempt(db: Executor, row: AttemptRow): Promise<void
   await db.insertInto('webhook_attempts').values(row).execute()
 }
 
+export async function insertAttempts(db: Executor, rows: AttemptRow[]): Promise<void> {
+  if (rows.length > 0) await db.insertInto('webhook_attempts').values(rows).execute()
+}
+
+/** Many notifications DELIVERED in one statement, each only if still at its generation. */
+export async function markDelivered(db: Executor, rows: { id: string; generation: number; attempts: number; lastAttemptAt: string }[], now: string): Promise<void> {
+  if (rows.length === 0) return
+  const values = sql.join(rows.map((r) => sql`(cast(${r.id} as text), cast(${r.generation} as integer), cast(${r.attempts} as integer), cast(${r.lastAttemptAt} as text))`))
+  await sql`
+    update webhook_notifications
+    set status = 'DELIVERED', attempts = v.column3, last_attempt_at = v.column4, next_attempt_at = null, delivered_at = ${now}, updated_at = ${now}
+    from (values ${values}) as v
+    where webhook_notifications.id = v.column1 and webhook_notifications.generation = v.column2`.execute(db)
+}
+
 /** Applies `changes` if the notification is still at `generation`; false when a replay or resumption superseded it. */
 export async function updateNotification(db: Executor, id: string, generation: number, changes: Partial<Omit<NotificationRow, 'id' | 'event_id'>>): Promise<boolean> {
   const res = await db.updateTable('webhook_notifications').set(changes).where('id', '=', id).where('generation', '=', generation).executeTakeFirst()

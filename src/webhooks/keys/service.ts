@@ -45,7 +45,8 @@ const utcSeconds = (d: Date) => d.toISOString().replace(/\.\d{3}Z$/, 'Z')
 export function createWebhookKeyService(deps: WebhookKeyDeps): WebhookKeyService {
   const sealingKey = deriveKey(deps.secretsKey, WEBHOOK_KEYS_PURPOSE)
   const opened = new Map<string, { row: repo.KeyRow; secret: Buffer }>()
-  const newest = new Map<string, { at: number; keyId: string | undefined }>()
+  // Remembered as a promise, so the many attempts that miss at once share one read.
+  const newest = new Map<string, { at: number; keyId: Promise<string | undefined> }>()
 
   const usableRow = (row: repo.KeyRow | undefined, organizationId: string) =>
     row !== undefined && row.organization_id === organizationId && row.status === 'ACTIVE' && row.expires_at > deps.clock.now().toISOString()
@@ -135,13 +136,14 @@ export function createWebhookKeyService(deps: WebhookKeyDeps): WebhookKeyService
       const nowMs = deps.clock.now().getTime()
       let remembered = newest.get(organizationId)
       if (!remembered || nowMs - remembered.at > NEWEST_TTL_MS) {
-        const row = await repo.newestUsableKey(deps.db, organizationId, new Date(nowMs).toISOString())
-        remembered = { at: nowMs, keyId: row?.id }
+        remembered = { at: nowMs, keyId: repo.newestUsableKey(deps.db, organizationId, new Date(nowMs).toISOString()).then((row) => row?.id) }
         if (newest.size >= 10_000) newest.clear()
         newest.set(organizationId, remembered)
+        remembered.keyId.catch(() => newest.delete(organizationId))
       }
-      if (remembered.keyId === undefined) return undefined
-      const entry = await open(remembered.keyId)
+      const newestId = await remembered.keyId
+      if (newestId === undefined) return undefined
+      const entry = await open(newestId)
       return entry && usableRow(entry.row, organizationId) ? { id: entry.row.id, secret: entry.secret } : undefined
     },
 

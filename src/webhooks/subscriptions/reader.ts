@@ -13,14 +13,16 @@ export interface SubscriptionReader {
 }
 
 export function createSubscriptionReader(db: Executor, now: () => number = () => performance.now()): SubscriptionReader {
-  const cache = new Map<string, { at: number; value: Subscription | undefined }>()
+  // The promise is remembered, so the many attempts that miss at once share one read.
+  const cache = new Map<string, { at: number; value: Promise<Subscription | undefined> }>()
   return {
-    async find(id) {
+    find(id) {
       const hit = cache.get(id)
       if (hit && now() - hit.at < TTL_MS) return hit.value
-      const value = await repo.find(db, id)
+      const value = repo.find(db, id)
       if (cache.size >= 10_000) cache.clear()
       cache.set(id, { at: now(), value })
+      value.catch(() => cache.delete(id))
       return value
     },
     forget: (id) => void cache.delete(id),
