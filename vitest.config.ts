@@ -1,3 +1,4 @@
+import { appendFileSync } from 'node:fs'
 import { defineConfig } from 'vitest/config'
 
 export default defineConfig({
@@ -8,5 +9,14 @@ export default defineConfig({
     pool: 'forks',
     testTimeout: 30_000,
     hookTimeout: 60_000,
+    // An unhandled error fails the run (vitest's default, kept). `npm test` also collects each one here and prints
+    // them again after the totals, so the end of a long CI log, often all that is kept, names the error.
+    onUnhandledError(error) {
+      const file = process.env['FINAPI_UNHANDLED_LOG']
+      if (!file) return
+      const { type, name, message, stack } = error as Error & { type: string }
+      const code = (error as { code?: unknown }).code
+      appendFileSync(file, `${JSON.stringify({ type, name, message, code, stack: stack?.split('\n').slice(0, 12).join('\n') })}\n`)
+    },
   },
 })

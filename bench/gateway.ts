@@ -1,10 +1,13 @@
 // `npm run bench`: the server as `npm start` runs it (the compiled build, sandbox mode, lenient tokens, request logs
 // at info to stdout — here /dev/null — with only the throttle raised) against a raw node:http server answering the
 // same bytes, in one run on this machine, for three reads: GET /v2/accounts with an arbitrary Authorization string
-// (the sandbox's any-string customer) and with a real session token, and GET /v2/account/{token}. Each server runs
+// (the sandbox's any-string customer) and with a real session token, GET /v2/account/{token}, and an HTTP-signed
+// GET /reporting/v3/report-subscriptions (the sandbox key of `testrest`, one subscription stored). Each server runs
 // in its own process; autocannon drives each with 50 connections for BENCH_SECONDS (default 10) after a 2 s
-// warm-up. Quote the ratios, not absolute numbers.
+// warm-up, raw and finapi alternating BENCH_ROUNDS times (default 3); the table gives the medians. Quote the
+// ratios, not absolute numbers.
 import { spawn, type ChildProcess } from 'node:child_process'
+import { createHash, createHmac } from 'node:crypto'
 import { mkdtempSync, openSync } from 'node:fs'
 import { createServer } from 'node:net'
 import { tmpdir } from 'node:os'
@@ -14,6 +17,7 @@ import autocannon from 'autocannon'
 import { request } from 'undici'
 
 const SECONDS = Number(process.env['BENCH_SECONDS'] ?? 10)
+const ROUNDS = Number(process.env['BENCH_ROUNDS'] ?? 3)
 const CONNECTIONS = 50
 const SERVER = fileURLToPath(new URL('./server.ts', import.meta.url))
 const BIN = fileURLToPath(new URL('../bin/finapi.js', import.meta.url))
@@ -80,26 +84,68 @@ const auth = { ...BASE_HEADERS, authorization: login.loginResponse.tokens[0].val
 const accountsBody = await fetchJson(`${app.url}/v2/accounts?v=1`, { headers: auth })
 const accountToken = JSON.parse(accountsBody).accountsResponse.accounts[0].accountToken as string
 
+/** HTTP Signature headers as the official SDK sends them, with the public sample key of the sandbox's `testrest`. */
+function signed(method: string, path: string, host: string, body?: string): Record<string, string> {
+  const key = { id: '08c94330-f618-42a3-b09d-e1e43be5efda', secret: 'yBJxy6LjM2TmcPGu+GaJrHtkke25fPpUX+UY6/L/1tE=' }
+  const date = new Date().toUTCString()
+  const digest = body === undefined ? undefined : `SHA-256=${createHash('sha256').update(body).digest('base64')}`
+  const lines = [`host: ${host}`, `date: ${date}`, `request-target: ${method.toLowerCase()} ${path}`, ...(digest ? [`digest: ${digest}`] : []), 'v-c-merchant-id: testrest']
+  const signature = createHmac('sha256', Buffer.from(key.secret, 'base64')).update(lines.join('\n')).digest('base64')
+  const names = digest ? 'host date request-target digest v-c-merchant-id' : 'host date request-target v-c-merchant-id'
+  return {
+    'user-agent': 'finapi-bench/1.0',
+    host,
+    date,
+    'v-c-merchant-id': 'testrest',
+    signature: `keyid="${key.id}", algorithm="HmacSHA256", headers="${names}", signature="${signature}"`,
+    ...(digest ? { digest, 'content-type': 'application/json' } : {}),
+  }
+}
+const appHost = new URL(app.url).host
+const subscription = JSON.stringify({
+  reportDefinitionName: 'TransactionRequestClass',
+  reportFields: ['Request.RequestID', 'Request.TransactionDate', 'Request.MerchantID'],
+  reportMimeType: 'application/xml',
+  reportFrequency: 'DAILY',
+  reportName: 'bench-daily',
+  timezone: 'America/Los_Angeles',
+  startTime: '0900',
+})
+const put = await request(`${app.url}/reporting/v3/report-subscriptions`, { method: 'PUT', headers: signed('PUT', '/reporting/v3/report-subscriptions', appHost, subscription), body: subscription })
+if (put.statusCode !== 200) throw new Error(`PUT report-subscriptions answered ${put.statusCode}: ${await put.body.text()}`)
+await put.body.dump()
+// The signature covers the date, which must stay within 5 minutes of the server's clock: signed afresh each round.
+const signedGet = () => signed('GET', '/reporting/v3/report-subscriptions', appHost)
+
 const anyString = { ...BASE_HEADERS, authorization: 'any-string-at-all' }
-const targets = [
+const targets: { name: string; path: string; headers: Record<string, string> | (() => Record<string, string>) }[] = [
   { name: 'accounts, any string', path: '/v2/accounts?v=1', headers: anyString },
   { name: 'accounts, real token', path: '/v2/accounts?v=1', headers: auth },
   { name: 'account/{t}, real token', path: `/v2/account/${accountToken}?v=1`, headers: auth },
+  { name: 'signed reporting GET', path: '/reporting/v3/report-subscriptions', headers: signedGet },
 ]
 const bodies: Record<string, string> = {}
-for (const t of targets) bodies[t.path] = await fetchJson(app.url + t.path, { headers: t.headers })
+const headersOf = (t: (typeof targets)[number]) => (typeof t.headers === 'function' ? t.headers() : t.headers)
+for (const t of targets) bodies[t.path] = await fetchJson(app.url + t.path, { headers: headersOf(t) })
 const raw = await start('raw', { RAW_BODIES: JSON.stringify(bodies) })
 
 try {
   console.log(`\n${CONNECTIONS} connections, ${SECONDS} s each after a 2 s warm-up, 127.0.0.1, SQLite, npm start's defaults`)
   console.log('read                      raw req/s  finapi req/s  ratio   finapi p50 ms  p99 ms  (raw p99)')
+  const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!
   for (const t of targets) {
-    await drive(raw.url + t.path, t.headers, 2)
-    const r = await drive(raw.url + t.path, t.headers, SECONDS)
-    await drive(app.url + t.path, t.headers, 2)
-    const a = await drive(app.url + t.path, t.headers, SECONDS)
-    const ratio = ((a.rps / r.rps) * 100).toFixed(1) + '%'
-    console.log(`${t.name.padEnd(25)} ${r.rps.toFixed(0).padStart(9)}  ${a.rps.toFixed(0).padStart(12)}  ${ratio.padStart(6)}  ${String(a.p50).padStart(13)}  ${String(a.p99).padStart(6)}  (${r.p99})`)
+    const runs: { r: Awaited<ReturnType<typeof drive>>; a: Awaited<ReturnType<typeof drive>> }[] = []
+    for (let round = 0; round < ROUNDS; round++) {
+      const headers = headersOf(t)
+      await drive(raw.url + t.path, headers, 2)
+      const r = await drive(raw.url + t.path, headers, SECONDS)
+      await drive(app.url + t.path, headers, 2)
+      runs.push({ r, a: await drive(app.url + t.path, headers, SECONDS) })
+    }
+    const [rps, aps] = [median(runs.map((x) => x.r.rps)), median(runs.map((x) => x.a.rps))]
+    const ratio = median(runs.map((x) => x.a.rps / x.r.rps)).toFixed(3)
+    const [p50, p99, rawP99] = [median(runs.map((x) => x.a.p50)), median(runs.map((x) => x.a.p99)), median(runs.map((x) => x.r.p99))]
+    console.log(`${t.name.padEnd(25)} ${rps.toFixed(0).padStart(9)}  ${aps.toFixed(0).padStart(12)}  ${ratio.padStart(6)}  ${String(p50).padStart(13)}  ${String(p99).padStart(6)}  (${rawP99})`)
   }
 } finally {
   app.child.kill('SIGTERM')

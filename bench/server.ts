@@ -1,12 +1,17 @@
 // The benchmarks' helper servers, as child processes. `raw`: a bare node:http server that answers each path with the
-// bytes given for it in RAW_BODIES (a JSON object of path → body). `receiver`: a webhook receiver (below). Each prints
-// the port it listens on. (finapi itself is measured as `npm start` runs it: bin/finapi.js.)
+// bytes given for it in RAW_BODIES or in the file RAW_BODIES_FILE (a JSON object of path → body). `receiver`: a
+// webhook receiver (below). Each prints the port it listens on. (finapi itself is measured as `npm start` runs it:
+// bin/finapi.js.)
+import { readFileSync } from 'node:fs'
 import { createServer } from 'node:http'
 
 const mode = process.argv[2]
 
 if (mode === 'raw') {
-  const bodies = new Map(Object.entries(JSON.parse(process.env['RAW_BODIES'] ?? '{}') as Record<string, string>).map(([k, v]) => [k, Buffer.from(v)]))
+  // RAW_BODIES_FILE for bodies too large for an environment variable (a report page is megabytes).
+  const file = process.env['RAW_BODIES_FILE']
+  const raw = file ? readFileSync(file, 'utf8') : (process.env['RAW_BODIES'] ?? '{}')
+  const bodies = new Map(Object.entries(JSON.parse(raw) as Record<string, string>).map(([k, v]) => [k, Buffer.from(v)]))
   let n = 0
   const server = createServer((req, res) => {
     const body = bodies.get(req.url ?? '') ?? Buffer.from('{}')

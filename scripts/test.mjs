@@ -12,6 +12,8 @@ import { join } from 'node:path'
 
 const ci = process.env.CI === 'true' || process.env.CI === '1'
 const totals = { passed: 0, failed: 0, skipped: 0 }
+/** Unhandled errors vitest reported (vitest.config.ts appends them), by pass: printed again after the totals. */
+const unhandled = []
 
 function step(name, cmd, args, env = {}) {
   console.log(`\n▶ ${name}`)
@@ -20,8 +22,11 @@ function step(name, cmd, args, env = {}) {
 }
 
 function vitest(label, env) {
-  const report = join(mkdtempSync(join(tmpdir(), 'finapi-report-')), 'report.json')
-  const ok = step(`tests on ${label}`, 'npx', ['vitest', 'run', '--reporter=default', '--reporter=json', `--outputFile.json=${report}`], env)
+  const dir = mkdtempSync(join(tmpdir(), 'finapi-report-'))
+  const report = join(dir, 'report.json')
+  const errors = join(dir, 'unhandled.ndjson')
+  const ok = step(`tests on ${label}`, 'npx', ['vitest', 'run', '--reporter=default', '--reporter=json', `--outputFile.json=${report}`], { ...env, FINAPI_UNHANDLED_LOG: errors })
+  if (existsSync(errors)) for (const line of readFileSync(errors, 'utf8').split('\n').filter(Boolean)) unhandled.push({ label, ...JSON.parse(line) })
   if (existsSync(report)) {
     const r = JSON.parse(readFileSync(report, 'utf8'))
     totals.passed += r.numPassedTests
@@ -124,5 +129,6 @@ if (!chromium) {
   }
 }
 
-console.log(`\ntests: ${totals.passed} passed, ${totals.failed} failed, ${totals.skipped} skipped`)
+for (const e of unhandled) console.error(`\n✗ unhandled error on ${e.label} (${e.type}): ${e.name}: ${e.message}${e.code ? ` [${e.code}]` : ''}\n${e.stack ?? ''}`)
+console.log(`\ntests: ${totals.passed} passed, ${totals.failed} failed, ${totals.skipped} skipped, ${unhandled.length} unhandled errors`)
 process.exit(ok ? 0 : 1)

@@ -18,6 +18,7 @@ import { invalid } from './platform/errors.js'
 import { lazyChildLogger } from './platform/logger.js'
 import { MeteringLogController, RequestMetrics, metricsRoutes } from './platform/metrics.js'
 import { openapiPlugin } from './platform/openapi.js'
+import { periodic } from './platform/timers.js'
 import { validatorCompiler } from './platform/validation.js'
 import { createServices, type Infrastructure, type ServiceOptions, type Services } from './services.js'
 
@@ -42,7 +43,10 @@ declare module 'fastify' {
 export async function buildApp(deps: AppDeps): Promise<App> {
   const { config, db, clock, logger } = deps
   const services = deps.services ?? createServices(config, deps, deps)
-  const metrics = new RequestMetrics()
+  const metrics = new RequestMetrics(
+    services.features.flatMap((f) => f.counters ?? []),
+    services.features.flatMap((f) => (f.metrics ? [f.metrics] : [])),
+  )
   const deadlines = createRequestDeadlines({ clock, limitMs: config.handlerTimeoutMs, onError: (err) => logger.warn({ err }, 'request deadline sweep failed') })
   // Which family answers a failure raised before any route is chosen, by the URL's prefix.
   const families = new FamilyTable(platformErrors)
@@ -92,10 +96,25 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   services.maintenance.start(deps.settingsPollMs ?? 5_000)
   if (config.pruneIntervalMs > 0) services.housekeeping.start(config.pruneIntervalMs)
   if (config.jobsPollMs > 0) services.jobs.start(config.jobsPollMs)
+  // Features' periodic work (the report scheduler) runs at the job runner's pace, and only where it runs.
+  const inFlight = new Set<Promise<unknown>>()
+  const tracked = (run: () => Promise<unknown>) => () => {
+    const p = run()
+    inFlight.add(p)
+    const forget = () => void inFlight.delete(p)
+    p.then(forget, forget)
+    return p
+  }
+  const background = services.features
+    .flatMap((f) => f.background ?? [])
+    .map((task) => periodic(task.name, clock, tracked(() => task.run()), (err) => logger.warn({ err, task: task.name }, 'background task failed')))
+  if (config.jobsPollMs > 0) for (const task of background) task.start(config.jobsPollMs)
   // Swept ten times per limit (at least every second), so a late request is answered within a tenth of the limit.
   deadlines.start(Math.min(1_000, Math.ceil(config.handlerTimeoutMs / 10)))
   app.addHook('onClose', async () => {
     deadlines.stop()
+    for (const task of background) task.stop()
+    await Promise.allSettled([...inFlight])
     await services.jobs.stop()
     services.maintenance.stop()
     services.housekeeping.stop()

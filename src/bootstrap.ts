@@ -1,11 +1,13 @@
 // What a database needs before a server may use it: the schema, and in sandbox mode the shared sandbox key (also
 // registered as a public OAuth client), the fixed sandbox customers (loaded once, through the same importer
-// operators use), organizations and reporting keys, and each sandbox merchant's generated transactions. In
-// production, no sandbox reporting key may be active.
+// operators use), organizations, reporting keys, reporting OAuth clients and the merchant user, and each sandbox
+// merchant's generated transactions. In production, none of the sandbox's reporting identities may be active.
 import { importData } from './banking/importer.js'
 import { SANDBOX_CUSTOMER_1_ID, sandboxDataset } from './banking/sandbox-data.js'
 import { createIdentityImport } from './identity/import.js'
+import { SANDBOX_MERCHANT_USERS, activeSandboxMerchantUsers } from './identity/merchant-users.js'
 import { customerExists } from './identity/service.js'
+import { activeSandboxClients, ensureSandboxReportingClients } from './oauth/sandbox-clients.js'
 import type { Config } from './config.js'
 import type { Clock } from './platform/clock.js'
 import type { Db } from './platform/db/database.js'
@@ -21,7 +23,7 @@ import type { Services } from './services.js'
 export async function prepareDatabase(
   config: Config,
   infrastructure: { db: Db; clock: Clock },
-  services: Pick<Services, 'applications' | 'oauth' | 'organizations' | 'reportingKeys'>,
+  services: Pick<Services, 'applications' | 'oauth' | 'organizations' | 'reportingKeys' | 'merchantUsers'>,
   options: { operator?: boolean } = {},
 ): Promise<string[]> {
   const { db, clock } = infrastructure
@@ -30,6 +32,8 @@ export async function prepareDatabase(
     await services.applications.ensureSandboxKey(config.sandboxApiKey)
     await services.oauth.clients.ensureSandboxClient()
     await ensureSandboxOrganizations(services)
+    // After the organizations they belong to; each hashes a published secret (scrypt), so side by side.
+    await Promise.all([ensureSandboxReportingClients(services.oauth.clients), ...SANDBOX_MERCHANT_USERS.map((user) => services.merchantUsers.ensure(user))])
     if (!(await customerExists(db, SANDBOX_CUSTOMER_1_ID))) {
       try {
         await importData({ db, clock, identity: createIdentityImport(config.secretsKey) }, sandboxDataset())
@@ -42,10 +46,14 @@ export async function prepareDatabase(
     await ensureSandboxTransactions(db, clock)
   }
   if (config.mode === 'production' && !options.operator) {
-    // The sandbox keys' secrets are public: a production database that holds one (say, one first run in sandbox
-    // mode) would let anyone sign for its organization.
-    const exposed = await activeSandboxKeys(services.reportingKeys)
-    if (exposed.length > 0) throw new Error(`refusing to start in production: the public sandbox reporting keys ${exposed.join(', ')} are active; revoke them with finapi keys revoke <id>`)
+    // The sandbox identities' secrets are public: a production database that holds one (say, one first run in
+    // sandbox mode) would let anyone act for its organization.
+    const exposed = [
+      ...(await activeSandboxKeys(services.reportingKeys)).map((id) => `reporting key ${id} (finapi keys revoke ${id})`),
+      ...(await activeSandboxClients(services.oauth.clients)).map((id) => `OAuth client ${id} (finapi clients revoke ${id})`),
+      ...(await activeSandboxMerchantUsers(services.merchantUsers)).map((id) => `merchant user credential ${id} (finapi credentials revoke ${id})`),
+    ]
+    if (exposed.length > 0) throw new Error(`refusing to start in production: public sandbox identities are active: ${exposed.join('; ')}`)
   }
   return applied
 }

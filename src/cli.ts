@@ -1,5 +1,5 @@
-// The `finapi` command: serve, migrate, application and reporting keys, organizations, OAuth clients, credentials,
-// the maintenance switch, pruning and import.
+// The `finapi` command: serve, migrate, application and reporting keys, organizations, OAuth clients, merchant
+// users, credentials, the maintenance switch, pruning and import.
 import { parseArgs } from 'node:util'
 import { readFile } from 'node:fs/promises'
 import { ImportFile } from './banking/import-schema.js'
@@ -18,6 +18,7 @@ import { createServices, type Services } from './services.js'
 import { TRANSACTIONS_USAGE, TransactionUsageError, runTransactionsCommand } from './reporting/transactions/cli.js'
 import { createTransactionService } from './reporting/transactions/service/index.js'
 import { TransactionImportError } from './reporting/transactions/service/import.js'
+import { REPORTS_USAGE, ReportsUsageError, runReportsCommand } from './reporting/reports/cli.js'
 import { WEBHOOKS_USAGE, WebhookUsageError, runWebhooksCommand } from './webhooks/cli.js'
 
 const USAGE = `Usage: finapi <command>
@@ -25,22 +26,30 @@ const USAGE = `Usage: finapi <command>
   serve                       start the HTTP server (MODE, HOST, PORT, DATABASE_URL, ... from the environment)
   migrate                     apply database migrations and exit
   keys create --name <name>   create an application key (printed once; only its hash is stored)
-  keys create --org <id>      create a reporting key (HTTP Signature) for an organization: prints its key id
-                              and shared secret once (the secret is stored encrypted under SECRETS_KEY)
-  keys list                   list application keys and reporting keys (never a secret)
-  keys revoke <id>            revoke an application key or a reporting key
+  keys create --org <id>      create a reporting key (HTTP Signature, HS256 JWT) for an organization: prints its
+                              key id and shared secret once (the secret is stored encrypted under SECRETS_KEY)
+  keys create --org <id> --jwt-cert <file>
+                              register a certificate (PEM or DER, no private key) whose key signs the
+                              organization's RS256 JWTs; its subject serialNumber is the JWT kid
+  keys list                   list application keys, reporting keys and certificates (never a secret)
+  keys revoke <id>            revoke an application key, a reporting key or a certificate
   orgs create --id <id> --type reseller|account|merchant [--parent <id>] [--name <name>]
                               create an organization (the id is the merchant id clients send)
   orgs list                   list organizations
   clients create --name <name> --scope <scope>... [--redirect-uri <uri>...] [--public] [--application <id>]
-                [--require-par] [--dpop]
+                [--require-par] [--dpop] [--org <id>]
                               register an OAuth client (scopes: accounts, reporting); prints its client_id and,
                               unless --public, its secret (once; only its hash is stored). With --application the
                               client_id is that application's key (banking); --public clients must use PKCE;
                               --require-par: authorization requests must be pushed (RFC 9126); --dpop: tokens
-                              must be DPoP-bound (RFC 9449)
+                              must be DPoP-bound (RFC 9449); --org: a reporting client of that organization
+                              (client_credentials tokens act for it; its consent page signs in merchant users)
   clients list                list OAuth clients
   clients revoke <id>         revoke an OAuth client and every token issued to it
+  users create --org <id> --username <name>
+                              create a merchant user of an organization, who signs in on the consent page of
+                              an organization's OAuth client; prints its generated password once
+  users list                  list merchant users (revoke one with credentials revoke <credential id>)
   credentials list <customer> list a customer's credentials, soft credentials included (never a secret)
   credentials revoke <id>     revoke one credential, such as a lost device's soft credential
   maintenance on|off|status   switch every server on this database to API-522 maintenance answers, or back
@@ -48,7 +57,7 @@ const USAGE = `Usage: finapi <command>
                               every PRUNE_INTERVAL_SECONDS)
   import <file.json>          load customers, credentials, accounts and exchange rates, all or nothing
   import --schema             print the JSON Schema of the import file
-${TRANSACTIONS_USAGE}${WEBHOOKS_USAGE}`
+${TRANSACTIONS_USAGE}${REPORTS_USAGE}${WEBHOOKS_USAGE}`
 
 class UsageError extends Error {}
 
@@ -67,10 +76,20 @@ async function withServices<T>(config: Config, fn: (services: Services, db: Db, 
 }
 
 async function keys(config: Config, args: string[]): Promise<void> {
-  const { values, positionals } = parseOrUsage(args, { name: { type: 'string' }, org: { type: 'string' } })
+  const { values, positionals } = parseOrUsage(args, { name: { type: 'string' }, org: { type: 'string' }, 'jwt-cert': { type: 'string' } })
   const [action, id] = positionals
+  const certificate = values['jwt-cert'] === undefined ? undefined : await readFile(values['jwt-cert']).catch((err: Error) => {
+    throw new UsageError(`cannot read ${values['jwt-cert']}: ${err.message}`)
+  })
   await withServices(config, async ({ applications: service, reportingKeys }) => {
     if (action === 'create') {
+      if (certificate !== undefined) {
+        if (!values.org) throw new UsageError('keys create --jwt-cert needs --org <id>')
+        const key = await domainOrUsage(() => reportingKeys.createCertificate(values.org!, certificate))
+        process.stdout.write(`Registered certificate for organization ${key.organizationId}: JWT kid ${key.certificate!.kid}, valid until ${key.certificate!.notAfter}.\n`)
+        process.stdout.write(`Key id: ${key.id}\n`)
+        return
+      }
       if (values.org) {
         const { key, secret } = await domainOrUsage(() => reportingKeys.create(values.org!))
         process.stdout.write(`Created reporting key for organization ${key.organizationId}.\n`)
@@ -87,13 +106,14 @@ async function keys(config: Config, args: string[]): Promise<void> {
       process.stdout.write(['id\tname\tkey prefix\tstatus\tcreated', ...rows.map((a) => `${a.id}\t${a.name}\t${a.keyPrefix}…\t${a.status}\t${a.createdAt}`)].join('\n') + '\n')
       const reporting = await reportingKeys.list()
       if (reporting.length > 0) {
-        process.stdout.write(['', 'reporting key id\torganization\tstatus\tcreated', ...reporting.map((k) => `${k.id}\t${k.organizationId}\t${k.status}\t${k.createdAt}`)].join('\n') + '\n')
+        const kind = (k: (typeof reporting)[number]) => (k.certificate ? `certificate kid=${k.certificate.kid} until ${k.certificate.notAfter}` : 'shared secret')
+        process.stdout.write(['', 'reporting key id\torganization\tstatus\tcreated\tkind', ...reporting.map((k) => `${k.id}\t${k.organizationId}\t${k.status}\t${k.createdAt}\t${kind(k)}`)].join('\n') + '\n')
       }
     } else if (action === 'revoke') {
       if (!id) throw new UsageError('keys revoke needs a key id (see keys list)')
       if (await service.revoke(id)) process.stdout.write(`Revoked application ${id}.\n`)
       else if (await reportingKeys.revoke(id)) process.stdout.write(`Revoked reporting key ${id}.\n`)
-      else throw new UsageError(`no active application with id ${id}, and no active reporting key with that id`)
+      else throw new UsageError(`no active application with id ${id}, and no active reporting key or certificate with that id`)
     } else {
       throw new UsageError(`unknown keys action: ${action ?? '(none)'}`)
     }
@@ -150,6 +170,7 @@ async function clients(config: Config, args: string[]): Promise<void> {
         application: { type: 'string' },
         'require-par': { type: 'boolean' },
         dpop: { type: 'boolean' },
+        org: { type: 'string' },
       },
       allowPositionals: true,
     })
@@ -171,6 +192,7 @@ async function clients(config: Config, args: string[]): Promise<void> {
           applicationId: values.application,
           requirePar: values['require-par'] ?? false,
           requireDpop: values.dpop ?? false,
+          organizationId: values.org,
         })
       } catch (err) {
         if (err instanceof ClientRegistrationError) throw new UsageError(err.message)
@@ -179,7 +201,8 @@ async function clients(config: Config, args: string[]): Promise<void> {
       const { client, secret } = created
       const kind = client.confidential ? 'confidential' : 'public (PKCE, no secret)'
       const options = [client.requirePar ? 'requires PAR' : '', client.requireDpop ? 'requires DPoP' : ''].filter(Boolean).join(', ')
-      process.stdout.write(`Created OAuth client ${client.id} (${client.name}), ${kind}, scopes: ${client.scopes.join(' ')}${options ? `, ${options}` : ''}.\n`)
+      const of = client.organizationId ? `, of organization ${client.organizationId}` : ''
+      process.stdout.write(`Created OAuth client ${client.id} (${client.name}), ${kind}, scopes: ${client.scopes.join(' ')}${options ? `, ${options}` : ''}${of}.\n`)
       process.stdout.write(
         client.publicId ? `client_id: ${client.publicId}\n` : `client_id: the key of application ${client.applicationId} (its x-svc-key)\n`,
       )
@@ -197,15 +220,35 @@ async function clients(config: Config, args: string[]): Promise<void> {
           c.revokedAt ? 'revoked' : 'active',
           c.createdAt,
           [c.requirePar ? 'require-par' : '', c.requireDpop ? 'dpop' : ''].filter(Boolean).join(' ') || '-',
+          c.organizationId ?? '-',
         ].join('\t'),
       )
-      process.stdout.write(['id\tname\tclient_id\ttype\tscopes\tredirect URIs\tstatus\tcreated\toptions', ...lines].join('\n') + '\n')
+      process.stdout.write(['id\tname\tclient_id\ttype\tscopes\tredirect URIs\tstatus\tcreated\toptions\torganization', ...lines].join('\n') + '\n')
     } else if (action === 'revoke') {
       if (!id) throw new UsageError('clients revoke needs a client id (see clients list)')
       if (!(await service.revoke(id))) throw new UsageError(`no active OAuth client with id ${id}`)
       process.stdout.write(`Revoked OAuth client ${id}; its tokens no longer work.\n`)
     } else {
       throw new UsageError(`unknown clients action: ${action ?? '(none)'}`)
+    }
+  })
+}
+
+async function users(config: Config, args: string[]): Promise<void> {
+  const { values, positionals } = parseOrUsage(args, { org: { type: 'string' }, username: { type: 'string' } })
+  const [action] = positionals
+  await withServices(config, async ({ merchantUsers }) => {
+    if (action === 'create') {
+      if (!values.org || !values.username) throw new UsageError('users create needs --org <id> and --username <name>')
+      const { user, password } = await domainOrUsage(() => merchantUsers.create({ organizationId: values.org!, username: values.username! }))
+      process.stdout.write(`Created merchant user ${user.username} of organization ${user.organizationId} (customer ${user.id}, credential ${user.credentialId}).\n`)
+      process.stdout.write(`Password (shown once, store it now): ${password}\n`)
+    } else if (action === 'list') {
+      const rows = await merchantUsers.list()
+      const lines = rows.map((u) => [u.id, u.organizationId, u.username, u.credentialId, u.status, u.createdAt].join('\t'))
+      process.stdout.write(['customer\torganization\tusername\tcredential\tstatus\tcreated', ...lines].join('\n') + '\n')
+    } else {
+      throw new UsageError(`unknown users action: ${action ?? '(none)'}`)
     }
   })
 }
@@ -291,6 +334,8 @@ async function main(argv: string[]): Promise<void> {
       return orgs(config, rest)
     case 'clients':
       return clients(config, rest)
+    case 'users':
+      return users(config, rest)
     case 'credentials':
       return credentials(config, rest)
     case 'maintenance':
@@ -299,6 +344,9 @@ async function main(argv: string[]): Promise<void> {
       return prune(config)
     case 'import':
       return importFile(config, rest)
+    case 'reports':
+    case 'clock':
+      return runReportsCommand(command, rest, (fn) => withServices(config, (services, db) => domainOrUsage(() => fn({ reporting: services.reporting, db }))), systemClock)
     case 'events':
     case 'webhooks':
       return runWebhooksCommand(command, rest, (fn) => withServices(config, (services) => fn(services.webhooks)))
@@ -314,6 +362,8 @@ main(process.argv.slice(2)).catch((err: unknown) => {
     process.stderr.write(`finapi: import rejected, nothing was loaded: ${err.message}\n`)
   } else if (err instanceof TransactionImportError) {
     process.stderr.write(`finapi: transactions import rejected at ${err.message}\n`)
+  } else if (err instanceof ReportsUsageError) {
+    process.stderr.write(`finapi: ${err.message}\n`)
   } else if (err instanceof TransactionUsageError) {
     process.stderr.write(`finapi: ${err.message}\n\n${USAGE}`)
   } else if (err instanceof WebhookUsageError) {

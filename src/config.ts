@@ -46,6 +46,11 @@ const EnvSchema = Type.Object({
   OAUTH_SIGN_IN_PER_CLIENT_PER_MINUTE: Type.Integer({ minimum: 1, default: 600 }),
   OAUTH_CLIENT_CALLS_PER_MINUTE: Type.Integer({ minimum: 1, default: 120 }),
   OAUTH_CLIENT_CALLS_PER_CLIENT_PER_MINUTE: Type.Integer({ minimum: 1, default: 3000 }),
+  REPORT_MAX_WINDOW_DAYS: Type.Integer({ minimum: 1, maximum: 3660, default: 31 }),
+  REPORT_RETENTION_DAYS: Type.Integer({ minimum: 1, maximum: 36_600, default: 90 }),
+  REPORT_STORE: Type.Enum(['auto', 'directory', 'database'], { default: 'auto' }),
+  REPORT_STORE_DIR: Type.Optional(Type.String({ minLength: 1 })),
+  REPORT_LEASE_SECONDS: Type.Integer({ minimum: 1, maximum: 3600, default: 60 }),
 })
 
 export interface Config {
@@ -115,6 +120,18 @@ export interface Config {
    * the sandbox by default, none in production.
    */
   readonly webhookAllowedNetworks: readonly string[]
+  readonly reports: {
+    /** Longest window of a one-time report. */
+    readonly maxWindowDays: number
+    /** Finished reports (and their files) older than this are removed. */
+    readonly retentionDays: number
+    /** Where report files go: `auto` is a directory on SQLite and the database on PostgreSQL. */
+    readonly store: 'auto' | 'directory' | 'database'
+    /** The directory store's folder; by default `reports/` beside the SQLite file (`./data/reports`). */
+    readonly storeDir: string | undefined
+    /** A generating process renews its claim this often (a third of it); one that dies lets the report go after this. */
+    readonly leaseMs: number
+  }
 }
 
 export class ConfigError extends Error {
@@ -183,6 +200,13 @@ export function loadConfig(env: Env): Config {
     webhookAllowedNetworks: Object.freeze(parseNetworks(e.WEBHOOK_ALLOWED_NETWORKS ?? (e.MODE === 'sandbox' ? SANDBOX_ALLOWED_NETWORKS : 'none'))),
     outboundTimeoutMs: e.OUTBOUND_TIMEOUT_MS,
     publicUrl: e.PUBLIC_URL,
+    reports: Object.freeze({
+      maxWindowDays: e.REPORT_MAX_WINDOW_DAYS,
+      retentionDays: e.REPORT_RETENTION_DAYS,
+      store: e.REPORT_STORE,
+      storeDir: e.REPORT_STORE_DIR,
+      leaseMs: e.REPORT_LEASE_SECONDS * 1000,
+    }),
     oauthLimits: Object.freeze({
       signInPerMinute: e.OAUTH_SIGN_IN_PER_MINUTE,
       signInPerClientPerMinute: e.OAUTH_SIGN_IN_PER_CLIENT_PER_MINUTE,

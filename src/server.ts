@@ -35,7 +35,7 @@ export async function serve(config: Config): Promise<void> {
     flush()
     process.exit(1)
   })
-  const db = openDatabase(config.databaseUrl)
+  const db = openDatabase(config.databaseUrl, { onConnectionError: (err) => logger.warn({ err }, 'database connection lost while idle; the pool replaces it') })
   const infrastructure = { db, clock: systemClock, logger }
   const services = createServices(config, infrastructure)
   await prepareDatabase(config, infrastructure, services)

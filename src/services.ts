@@ -9,6 +9,7 @@ import { createApplicationService, type ApplicationService } from './application
 import { bankingFeature, type BankingServices, type V2Routes } from './banking/feature.js'
 import type { Config } from './config.js'
 import { identityFeature } from './identity/feature.js'
+import { createMerchantUserService, type MerchantUserService } from './identity/merchant-users.js'
 import type { IdentityService } from './identity/service.js'
 import type { AccessTokenResolver } from './identity/types.js'
 import { oauthFeature, type OAuthServices } from './oauth/feature.js'
@@ -23,6 +24,13 @@ import { createMaintenanceSwitch, type MaintenanceSwitch } from './platform/main
 import { reportingFeature, type ReportingRoutes, type ReportingServices } from './reporting/feature.js'
 import type { LookupAll } from './platform/outbound-http.js'
 import { webhooksFeature, type WebhooksServices } from './webhooks/feature.js'
+import { publishReportEvent } from './webhooks/events/report-events.js'
+import type { ReportFinishedHook } from './reporting/reports/generate.js'
+import { reportingSandboxFeature } from './reporting/sandbox-feature.js'
+import { createDatabaseBlobStore } from './platform/blobs/database-store.js'
+import { createDirectoryBlobStore } from './platform/blobs/directory-store.js'
+import type { BlobStore } from './platform/blobs/types.js'
+import { dirname, join, resolve } from 'node:path'
 
 export interface Infrastructure {
   db: Db
@@ -35,6 +43,8 @@ export interface Services {
   maintenance: MaintenanceSwitch
   /** Customers, credentials, sessions; resolvePrincipal for every interface. */
   identity: IdentityService
+  /** Customers of an organization who allow its partners' OAuth clients on the consent page. */
+  merchantUsers: MerchantUserService
   banking: BankingServices
   oauth: OAuthServices
   /** Resellers → accounts → merchants; "may X act for Y". */
@@ -60,6 +70,20 @@ export interface ServiceOptions {
   extraFeatures?: readonly Feature[]
   /** Tests: the webhook retries' jitter source and the resolver webhook deliveries use. */
   webhooks?: { random?: () => number; lookup?: LookupAll }
+  /** Told of every report that ends, inside the transaction recording it (the webhooks feature's hook). */
+  onReportFinished?: ReportFinishedHook
+}
+
+/**
+ * Where report files go: a directory (beside the SQLite file by default) or the database, which every server on a
+ * PostgreSQL database shares; `auto` picks the directory on SQLite and the database on PostgreSQL.
+ */
+export function reportStore(config: Config, db: Db, clock: Clock): BlobStore {
+  const { store, storeDir } = config.reports
+  if (store === 'database' || (store === 'auto' && db.dialect === 'postgres')) return createDatabaseBlobStore({ db, clock })
+  const sqlitePath = config.databaseUrl.startsWith('sqlite:') ? config.databaseUrl.slice('sqlite:'.length) : undefined
+  const beside = sqlitePath && sqlitePath !== ':memory:' ? join(dirname(resolve(sqlitePath)), 'reports') : resolve('data', 'reports')
+  return createDirectoryBlobStore(storeDir ? resolve(storeDir) : beside)
 }
 
 export function createServices(config: Config, infrastructure: Infrastructure, options: ServiceOptions = {}): Services {
@@ -75,7 +99,19 @@ export function createServices(config: Config, infrastructure: Infrastructure, o
   const accessTokens: AccessTokenResolver = { find: (hash) => oauth.services.tokens.find(hash), revoke: (hash) => oauth.services.tokens.revoke(hash) }
   // In the sandbox everyone shares the published customers, so a guessing run locks them for its sender only.
   const identity = identityFeature({ db, clock, secretsKey: config.secretsKey, accessTokens, lockoutPerSource: config.mode === 'sandbox' })
-  const oauth = oauthFeature({ db, clock, applications, identity: identity.services, secretsKey: config.secretsKey, publicUrl: config.publicUrl, limits: config.oauthLimits })
+  const organizations = createOrganizationService({ db, clock })
+  const merchantUsers = createMerchantUserService({ db, clock, organizations })
+  const oauth = oauthFeature({
+    db,
+    clock,
+    applications,
+    identity: identity.services,
+    merchantUsers,
+    organizations,
+    secretsKey: config.secretsKey,
+    publicUrl: config.publicUrl,
+    limits: config.oauthLimits,
+  })
   const banking = bankingFeature({
     db,
     clock,
@@ -93,15 +129,31 @@ export function createServices(config: Config, infrastructure: Infrastructure, o
     },
     extraRoutes: options.extraV2Routes,
   })
-  const organizations = createOrganizationService({ db, clock })
   const reportingKeys = createReportingKeyService({ db, clock, secretsKey: config.secretsKey, organizations })
-  const reporting = reportingFeature({ db: db.kysely, clock, keys: reportingKeys, organizations, extraRoutes: options.extraReportingRoutes })
+  // Reporting resolves OAuth bearer tokens through the OAuth feature's token service, never importing OAuth.
+  const reporting = reportingFeature({
+    db: db.kysely,
+    dialect: db.dialect,
+    clock,
+    keys: reportingKeys,
+    organizations,
+    tokens: oauth.services.tokens,
+    jobs,
+    blobs: reportStore(config, db, clock),
+    sandbox: config.mode === 'sandbox',
+    reports: config.reports,
+    // Late-bound like accessTokens above: the webhooks feature is built after reporting, whose gateway it uses.
+    onReportFinished: options.onReportFinished ?? ((event, tx) => publishReportEvent(webhooks.services.events, event, tx)),
+    log: (fields, message) => logger.info(fields, message),
+    extraRoutes: options.extraReportingRoutes,
+  })
+  const sandboxClock = config.mode === 'sandbox' ? [reportingSandboxFeature({ clock, gateway: reporting.services.gateway, sandboxClock: reporting.services.sandboxClock })] : []
   const webhooks = webhooksFeature({
     db,
     clock,
     jobs,
     organizations,
-    reportingKeys,
+    gateway: reporting.services.gateway,
     secretsKey: config.secretsKey,
     settings: {
       mode: config.mode,
@@ -114,7 +166,7 @@ export function createServices(config: Config, infrastructure: Infrastructure, o
     onStatusChange: (change) => logger.info(change, 'webhook subscription status changed'),
     ...options.webhooks,
   })
-  const features: Feature[] = [identity, banking, oauth, reporting, webhooks, ...(options.extraFeatures ?? [])]
+  const features: Feature[] = [identity, banking, oauth, reporting, ...sandboxClock, webhooks, ...(options.extraFeatures ?? [])]
 
   for (const feature of features) for (const job of feature.jobs ?? []) jobs.register(job.kind, job.handler as JobHandler, job.options)
 
@@ -131,6 +183,7 @@ export function createServices(config: Config, infrastructure: Infrastructure, o
     applications,
     maintenance,
     identity: identity.services,
+    merchantUsers,
     banking: banking.services,
     oauth: oauth.services,
     organizations,

@@ -1,24 +1,41 @@
 // Reporting keys: the key id and shared secret a merchant (or a parent organization, as a meta key) signs
-// reporting calls with (HTTP Signature, HmacSHA256). The verifier needs the secret itself, so it cannot be hashed:
-// it is sealed with AES-256-GCM under a key derived from SECRETS_KEY, with the key id as authenticated context,
-// shown once at creation, and never logged or listed.
-import { randomBytes, randomUUID } from 'node:crypto'
+// reporting calls with (HTTP Signature, or an HS256 JWT). The verifier needs the secret itself, so it cannot be
+// hashed: it is sealed with AES-256-GCM under a key derived from SECRETS_KEY, with the key id as authenticated
+// context, shown once at creation, and never logged or listed. Beside them, certificates whose keys sign RS256
+// JWTs: public, stored as they are, found by their subject's serialNumber (the JWT kid).
+import { randomBytes, randomUUID, type KeyObject } from 'node:crypto'
 import type { OrganizationService } from '../organizations/service.js'
 import type { Clock } from '../platform/clock.js'
 import { deriveKey, seal, unseal } from '../platform/crypto.js'
 import type { Db } from '../platform/db/database.js'
-import { invalid } from '../platform/errors.js'
+import { conflict, invalid } from '../platform/errors.js'
+import { readCertificate } from './certificates.js'
 import * as repo from './repository.js'
 
 /** The HKDF purpose of the sealing key; changing it orphans every stored secret, so version it instead. */
 export const KEY_SECRETS_PURPOSE = 'finapi/reporting/key-secrets/v1'
+/** How many unsealed secrets a process keeps (each a 32-byte buffer). */
+const UNSEALED_CACHE_SIZE = 10_000
 
 export interface ReportingKey {
   id: string
   organizationId: string
+  /** A shared secret (HTTP Signature, HS256 JWT), or a certificate (RS256 JWT). */
+  kind: 'shared-secret' | 'certificate'
   status: 'active' | 'revoked'
   createdAt: string
   revokedAt: string | null
+  /** A certificate's subject serialNumber (the JWT kid) and validity. */
+  certificate?: { kid: string; notBefore: string; notAfter: string }
+}
+
+/** What an RS256 JWT check needs: the certificate's organization, public key and validity. */
+export interface VerifyingCertificate {
+  id: string
+  organizationId: string
+  publicKey: KeyObject
+  notBefore: string
+  notAfter: string
 }
 
 /** What the signature check needs: the organization the key belongs to and its decoded shared secret. */
@@ -35,8 +52,17 @@ export interface ReportingKeyService {
   ensure(input: { id: string; organizationId: string; secret: string }): Promise<void>
   /** The active key with this id, secret unsealed; undefined for an unknown, revoked or unreadable key. */
   signingKey(id: string): Promise<SigningKey | undefined>
+  /**
+   * Registers a certificate (PEM or DER) for RS256 JWTs of an organization. Refused: an unknown organization, a
+   * certificate that is not usable (see certificates.ts) or already expired, one registered already, and a kid an
+   * active certificate of another organization has (rotation within one organization may reuse it).
+   */
+  createCertificate(organizationId: string, certificate: Buffer): Promise<ReportingKey>
+  /** The active certificates whose subject serialNumber is `kid` (several while one organization rotates). */
+  certificates(kid: string): Promise<VerifyingCertificate[]>
+  /** Shared-secret keys, then certificates. */
   list(): Promise<ReportingKey[]>
-  /** False when no active key has this id. */
+  /** Revokes a key or a certificate; false when no active one has this id. */
   revoke(id: string): Promise<boolean>
 }
 
@@ -52,6 +78,23 @@ export function createReportingKeyService(deps: { db: Pick<Db, 'kysely'>; clock:
     revoked_at: null,
   })
 
+  /**
+   * Unsealed secrets by key id and sealed value (AES-GCM and base64 decoding cost more than the row's read); a sealed
+   * value opens to one secret, so an entry cannot go stale, and a re-keyed row has a new sealed value. Bounded.
+   */
+  const unsealed = new Map<string, Buffer>()
+  function opened(id: string, sealed: string): Buffer | undefined {
+    const cacheKey = `${id}\u0000${sealed}`
+    const hit = unsealed.get(cacheKey)
+    if (hit) return hit
+    const secret = unseal(sealingKey, sealed, id)
+    if (secret === undefined) return undefined
+    if (unsealed.size >= UNSEALED_CACHE_SIZE) unsealed.clear()
+    const decoded = Buffer.from(secret, 'base64')
+    unsealed.set(cacheKey, decoded)
+    return decoded
+  }
+
   return {
     async create(organizationId) {
       if (!(await deps.organizations.find(organizationId))) throw invalid([{ field: 'org', reason: `no organization ${organizationId}` }])
@@ -66,22 +109,73 @@ export function createReportingKeyService(deps: { db: Pick<Db, 'kysely'>; clock:
     },
 
     async signingKey(id) {
+      // The row is read on every call, so a revocation by any process counts at once; only the decryption is kept.
       const found = await repo.findReportingKey(db.kysely, id)
       if (!found || found.status !== 'active') return undefined
-      const secret = unseal(sealingKey, found.secret_sealed, found.id)
-      return secret === undefined ? undefined : { id: found.id, organizationId: found.organization_id, secret: Buffer.from(secret, 'base64') }
+      const secret = opened(found.id, found.secret_sealed)
+      return secret === undefined ? undefined : { id: found.id, organizationId: found.organization_id, secret }
+    },
+
+    async createCertificate(organizationId, data) {
+      if (!(await deps.organizations.find(organizationId))) throw invalid([{ field: 'org', reason: `no organization ${organizationId}` }])
+      const info = readCertificate(data)
+      const now = clock.now().toISOString()
+      if (info.notAfter <= now) throw invalid([{ field: 'jwt-cert', reason: `expired on ${info.notAfter}` }])
+      const registered = await repo.findReportingCertificateByFingerprint(db.kysely, info.fingerprint)
+      if (registered) throw conflict([{ field: 'jwt-cert', reason: `already registered as key ${registered.id}` }])
+      // A kid names one organization's certificates: a token's kid must never pick a key of another tenant.
+      const holders = await repo.activeReportingCertificates(db.kysely, info.kid)
+      if (holders.some((c) => c.organization_id !== organizationId)) throw conflict([{ field: 'jwt-cert', reason: `serialNumber ${info.kid} is the kid of another organization's certificate` }])
+      const row: repo.ReportingCertificateRow = {
+        id: randomUUID(),
+        organization_id: organizationId,
+        kid: info.kid,
+        certificate: info.pem,
+        fingerprint: info.fingerprint,
+        not_before: info.notBefore,
+        not_after: info.notAfter,
+        status: 'active',
+        created_at: now,
+        revoked_at: null,
+      }
+      await repo.insertReportingCertificate(db.kysely, row)
+      return toCertificateKey(row)
+    },
+
+    async certificates(kid) {
+      return (await repo.activeReportingCertificates(db.kysely, kid)).flatMap((row) => {
+        try {
+          const { publicKey } = readCertificate(Buffer.from(row.certificate))
+          return [{ id: row.id, organizationId: row.organization_id, publicKey, notBefore: row.not_before, notAfter: row.not_after }]
+        } catch {
+          return []
+        }
+      })
     },
 
     async list() {
-      return (await repo.listReportingKeys(db.kysely)).map(toKey)
+      return [...(await repo.listReportingKeys(db.kysely)).map(toKey), ...(await repo.listReportingCertificates(db.kysely)).map(toCertificateKey)]
     },
 
     async revoke(id) {
-      return (await repo.revokeReportingKey(db.kysely, id, clock.now().toISOString())) > 0
+      const at = clock.now().toISOString()
+      return (await repo.revokeReportingKey(db.kysely, id, at)) > 0 || (await repo.revokeReportingCertificate(db.kysely, id, at)) > 0
     },
   }
 }
 
 function toKey(row: Omit<repo.ReportingKeyRow, 'secret_sealed'>): ReportingKey {
-  return { id: row.id, organizationId: row.organization_id, status: row.status, createdAt: row.created_at, revokedAt: row.revoked_at }
+  return { id: row.id, organizationId: row.organization_id, kind: 'shared-secret', status: row.status, createdAt: row.created_at, revokedAt: row.revoked_at }
+}
+
+function toCertificateKey(row: repo.ReportingCertificateRow): ReportingKey {
+  return {
+    id: row.id,
+    organizationId: row.organization_id,
+    kind: 'certificate',
+    status: row.status,
+    createdAt: row.created_at,
+    revokedAt: row.revoked_at,
+    certificate: { kid: row.kid, notBefore: row.not_before, notAfter: row.not_after },
+  }
 }

@@ -1,6 +1,6 @@
 // SQL for application keys. Takes the database handle or a transaction; the service owns the boundary.
 import type { Executor } from '../platform/db/database.js'
-import type { ApplicationRow, NewApplicationRow, ReportingKeysTable } from '../platform/db/schema.js'
+import type { ApplicationRow, NewApplicationRow, ReportingCertificatesTable, ReportingKeysTable } from '../platform/db/schema.js'
 
 export type ReportingKeyRow = ReportingKeysTable
 
@@ -73,5 +73,32 @@ export function listReportingKeys(db: Executor): Promise<Omit<ReportingKeyRow, '
 /** Returns the number of rows changed: 0 when the id is unknown or already revoked. */
 export async function revokeReportingKey(db: Executor, id: string, at: string): Promise<number> {
   const result = await db.updateTable('reporting_keys').set({ status: 'revoked', revoked_at: at }).where('id', '=', id).where('status', '=', 'active').executeTakeFirst()
+  return Number(result.numUpdatedRows)
+}
+
+// ---- Reporting certificates (RS256 JWT verification keys; public, stored as PEM) -------------------------------
+
+export type ReportingCertificateRow = ReportingCertificatesTable
+
+export async function insertReportingCertificate(db: Executor, row: ReportingCertificateRow): Promise<void> {
+  await db.insertInto('reporting_certificates').values(row).execute()
+}
+
+/** The active certificates whose subject serialNumber is `kid`. */
+export function activeReportingCertificates(db: Executor, kid: string): Promise<ReportingCertificateRow[]> {
+  return db.selectFrom('reporting_certificates').selectAll().where('kid', '=', kid).where('status', '=', 'active').execute()
+}
+
+export function findReportingCertificateByFingerprint(db: Executor, fingerprint: string): Promise<ReportingCertificateRow | undefined> {
+  return db.selectFrom('reporting_certificates').selectAll().where('fingerprint', '=', fingerprint).executeTakeFirst()
+}
+
+export function listReportingCertificates(db: Executor): Promise<ReportingCertificateRow[]> {
+  return db.selectFrom('reporting_certificates').selectAll().orderBy('created_at').orderBy('id').execute()
+}
+
+/** Returns the number of rows changed: 0 when the id is unknown or already revoked. */
+export async function revokeReportingCertificate(db: Executor, id: string, at: string): Promise<number> {
+  const result = await db.updateTable('reporting_certificates').set({ status: 'revoked', revoked_at: at }).where('id', '=', id).where('status', '=', 'active').executeTakeFirst()
   return Number(result.numUpdatedRows)
 }

@@ -98,10 +98,14 @@ export function claimFor(kind: CredentialKind, c: Credentials, brand: string, lo
   }
 }
 
-/** What an identity principal may do here: a session acts for its customer; an OAuth token needs the banking scope. */
+/**
+ * What an identity principal may do here: a session acts for its customer; an OAuth token needs the banking scope
+ * and an account holder. A token that acts for an organization (a reporting client's, or one a merchant user
+ * allowed) is a reporting token and never opens banking, whatever its scopes.
+ */
 function bankingPrincipal(principal: Principal, applicationId: string | undefined): BankingPrincipal {
   if (principal.source === 'session') return principal
-  if (principal.customerId === null || !principal.scopes.includes(BANKING_SCOPE)) throw unauthenticated()
+  if (principal.customerId === null || principal.organizationId !== null || !principal.scopes.includes(BANKING_SCOPE)) throw unauthenticated()
   // Granted to an application's key (the spec's client_id), it works beside that key only.
   if (principal.applicationId !== null && principal.applicationId !== applicationId) throw unauthenticated()
   return { customerId: principal.customerId, restricted: false, tokenHash: principal.tokenHash, source: 'oauth' }

@@ -235,3 +235,44 @@ export async function findSession(db: Executor, tokenHash: string): Promise<Sess
 export async function revokeSession(db: Executor, tokenHash: string, at: string): Promise<void> {
   await db.updateTable('sessions').set({ revoked_at: at }).where('token_hash', '=', tokenHash).where('revoked_at', 'is', null).execute()
 }
+
+// ---- Merchant users (customers of an organization, with one merchantUser credential) ------------------------
+
+/** The organization a customer belongs to: set for merchant users, null for account holders. */
+export async function customerOrganization(db: Executor, id: string): Promise<string | null | undefined> {
+  const row = await db.selectFrom('customers').select('organization_id').where('id', '=', id).executeTakeFirst()
+  return row && row.organization_id
+}
+
+/** Inserts the customer unless its id is taken (two sandbox starts at once); returns whether it did. */
+export async function insertCustomerIfAbsent(db: Executor, row: Insertable<CustomersTable>): Promise<boolean> {
+  const result = await db.insertInto('customers').values(row).onConflict((oc) => oc.column('id').doNothing()).executeTakeFirst()
+  return (result.numInsertedOrUpdatedRows ?? 0n) > 0n
+}
+
+/**
+ * Inserts the credential, or (same realm, kind and lookup key) gives the existing one this secret and makes it
+ * usable again: revoked or locked, it is active after a sandbox start, as the sandbox keys are.
+ */
+export async function upsertCredential(db: Executor, row: Insertable<CredentialsTable>): Promise<void> {
+  await db
+    .insertInto('credentials')
+    .values(row)
+    .onConflict((oc) =>
+      oc.columns(['brand', 'lob', 'kind', 'lookup_key']).doUpdateSet({ secret_hash: row.secret_hash ?? null, failed_attempts: 0, locked_until: null, revoked_at: null }),
+    )
+    .execute()
+}
+
+/** Every merchant user with its credential (never its hash). */
+export function listMerchantUsers(db: Executor, kind: string) {
+  return db
+    .selectFrom('customers as c')
+    .innerJoin('credentials as k', 'k.customer_id', 'c.id')
+    .select(['c.id', 'c.organization_id', 'c.created_at', 'k.id as credential_id', 'k.lookup_key as username', 'k.locked_until', 'k.revoked_at'])
+    .where('c.organization_id', 'is not', null)
+    .where('k.kind', '=', kind)
+    .orderBy('c.created_at')
+    .orderBy('c.id')
+    .execute()
+}

@@ -264,7 +264,17 @@ export function createIdentityService(deps: IdentityDeps): IdentityService {
         return undefined
       }
       if (!access.active) throw unauthenticated()
-      return { source: 'oauth', customerId: access.customerId, clientId: access.clientId, applicationId: access.applicationId, scopes: access.scopes, expiresAt: access.expiresAt, tokenHash, jkt: access.jkt }
+      return {
+        source: 'oauth',
+        customerId: access.customerId,
+        clientId: access.clientId,
+        applicationId: access.applicationId,
+        scopes: access.scopes,
+        expiresAt: access.expiresAt,
+        tokenHash,
+        jkt: access.jkt,
+        organizationId: access.organizationId,
+      }
     },
 
     async endSession(tokenHash) {

@@ -25,6 +25,8 @@ export interface AccessTokenPrincipal {
   tokenHash: string
   /** The RFC 7638 thumbprint of the DPoP key the token is bound to (RFC 9449), or null for a bearer token. */
   jkt: string | null
+  /** The organization the token acts for on the reporting interface (its client's, or its merchant user's), or null. */
+  organizationId: string | null
 }
 
 /** Who a presented Authorization/bearer string acts for. */
@@ -39,6 +41,8 @@ export interface AccessToken {
   expiresAt: string
   /** The thumbprint of the DPoP key the token is bound to, or null for a bearer token. */
   jkt: string | null
+  /** The organization it acts for on the reporting interface, fixed when its grant was made; null for none. */
+  organizationId: string | null
   /** Not expired and not revoked (itself, its refresh family, its client or its application). */
   active: boolean
 }
@@ -82,6 +86,15 @@ export type Claim =
   | { kind: 'partyIdentifiers'; party: PartyIdentifiers; mobile: string | undefined }
   /** A soft credential: the token is the whole secret. */
   | { kind: 'token'; token: string }
+  /**
+   * A merchant user's username and password (the consent page of a client of an organization). A kind of its own,
+   * outside CREDENTIAL_KINDS, so no banking login can ever present it.
+   */
+  | { kind: typeof MERCHANT_USER_KIND; identifier: string; secret: string }
+
+/** The credential kind of merchant users, and the one realm (brand and lob) they are all found in. */
+export const MERCHANT_USER_KIND = 'merchantUser'
+export const MERCHANT_USER_REALM = { brand: 'merchant', lob: 'reporting' } as const
 
 /** A credential that has just proven its claim. */
 export interface VerifiedCredential {

@@ -14,6 +14,7 @@ import type { Clock } from '../platform/clock.js'
 import { randomSecret, sha256Hex } from '../platform/crypto.js'
 import type { Db } from '../platform/db/database.js'
 import type { IdentityService, SignInContext } from '../identity/service.js'
+import { MERCHANT_USER_KIND, MERCHANT_USER_REALM, type Claim } from '../identity/types.js'
 import { createClientThrottle, type OAuthLimits } from './client-auth.js'
 import type { ParService, PushedRequest } from './par-service.js'
 import { checkAuthorizeRequest, pageProblem, readAuthorizeParams } from './authorize-request.js'
@@ -35,6 +36,8 @@ const MAX_CREDENTIAL_LENGTH = 128
 export interface PageView {
   csrfToken: string
   clientName: string
+  /** Who signs in: an account holder (banking), or a merchant user for an organization's client (reporting). */
+  audience: 'banking' | 'merchant'
   scopes: { name: string; description: string }[]
   /** Where the answer goes, for the account holder to see: the redirect URI's host (or scheme). */
   returnTo: string
@@ -136,6 +139,7 @@ export function createAuthorizeService(deps: {
     return {
       csrfToken,
       clientName: client.name,
+      audience: client.organizationId === null ? 'banking' : 'merchant',
       scopes: request.scope
         .split(' ')
         .filter(isScope)
@@ -196,9 +200,14 @@ export function createAuthorizeService(deps: {
     const password = single(form, 'password')
     const failed: AuthorizeOutcome = { kind: 'sign-in', view: view(client, pending, sealed), failed: true, username: username?.slice(0, MAX_CREDENTIAL_LENGTH) }
     if (!username || !password || username.length > MAX_CREDENTIAL_LENGTH || password.length > MAX_CREDENTIAL_LENGTH) return failed
+    // An organization's client (a merchant's partner) is allowed by a merchant user, found in the merchant users'
+    // realm whatever brand and lob the request named; every other client by an account holder of its brand and lob.
+    const merchant = client.organizationId !== null
+    const claim: Claim = merchant ? { kind: MERCHANT_USER_KIND, identifier: username, secret: password } : { kind: 'usernamePassword', identifier: username, secret: password }
+    const realm = merchant ? MERCHANT_USER_REALM : pending
     let customerId: string
     try {
-      customerId = (await identity.verify(pending.brand, pending.lob, { kind: 'usernamePassword', identifier: username, secret: password }, { source: context.source })).customerId
+      customerId = (await identity.verify(realm.brand, realm.lob, claim, { source: context.source })).customerId
     } catch (err) {
       // Every sign-in failure (unknown user, wrong password, locked) reads the same on the page.
       if (err instanceof DomainError && err.kind === 'unauthenticated') return failed

@@ -4,6 +4,7 @@
 import { randomUUID } from 'node:crypto'
 import type { ApplicationService } from '../applications/service.js'
 import { SANDBOX_APPLICATION_ID } from '../applications/service.js'
+import type { OrganizationService } from '../organizations/service.js'
 import type { Clock } from '../platform/clock.js'
 import { hashSecret, randomSecret, verifySecret } from '../platform/crypto.js'
 import type { Db } from '../platform/db/database.js'
@@ -34,6 +35,11 @@ export interface OAuthClient {
   requirePar: boolean
   /** Its tokens must be DPoP-bound (RFC 9449): every token request carries a proof. */
   requireDpop: boolean
+  /**
+   * The organization it belongs to, or null. Its client_credentials tokens act for it on /reporting/v3, and its
+   * consent page signs in merchant users (whose organization the code's tokens then act for), not account holders.
+   */
+  organizationId: string | null
   createdAt: string
   revokedAt: string | null
 }
@@ -47,6 +53,21 @@ export interface NewClient {
   applicationId?: string
   requirePar?: boolean
   requireDpop?: boolean
+  /** The organization the client belongs to: a reporting client (scope reporting only). */
+  organizationId?: string
+}
+
+/** A client with known id and secret (the sandbox's reporting clients, whose values are published). */
+export interface FixedClient {
+  /** The internal id (what `finapi clients list|revoke` show and take). */
+  id: string
+  /** The client_id clients present. */
+  clientId: string
+  name: string
+  secret: string
+  organizationId: string
+  /** Any http redirect URI on localhost or 127.0.0.1, as the sandbox client accepts. */
+  loopbackRedirects: boolean
 }
 
 /** A registration the rules refuse; the message says which rule. */
@@ -67,6 +88,8 @@ export interface ClientService {
   revoke(id: string): Promise<boolean>
   /** The sandbox key as a public client of every scope, accepting any loopback redirect (idempotent). */
   ensureSandboxClient(): Promise<void>
+  /** A confidential reporting client of an organization with a known secret, active (idempotent; sandbox only). */
+  ensureFixedClient(client: FixedClient): Promise<void>
   /** The active client a presented client_id names. */
   find(clientId: string): Promise<OAuthClient | undefined>
   /** The active client with this internal id. */
@@ -78,7 +101,12 @@ export interface ClientService {
   authenticate(credentials: ClientCredentials): Promise<OAuthClient>
 }
 
-export function createClientService(deps: { db: Pick<Db, 'kysely'>; clock: Clock; applications: Pick<ApplicationService, 'authenticate' | 'list'> }): ClientService {
+export function createClientService(deps: {
+  db: Pick<Db, 'kysely'>
+  clock: Clock
+  applications: Pick<ApplicationService, 'authenticate' | 'list'>
+  organizations: Pick<OrganizationService, 'find'>
+}): ClientService {
   const { db, clock, applications } = deps
 
   async function findRow(clientId: string): Promise<repo.ClientRow | undefined> {
@@ -106,6 +134,14 @@ export function createClientService(deps: { db: Pick<Db, 'kysely'>; clock: Clock
       }
       // A public client can only use the authorization code flow, which needs somewhere to send the code.
       if (input.public && redirectUris.length === 0) throw new ClientRegistrationError('a public client needs at least one redirect URI')
+      if (input.organizationId !== undefined) {
+        // Its tokens act for an organization, which only the reporting interface knows; banking refuses them.
+        if (scopes.some((s) => s !== 'reporting')) throw new ClientRegistrationError('a client of an organization is a reporting client: its only scope is reporting')
+        if (input.applicationId !== undefined) throw new ClientRegistrationError('a client of an organization cannot be an application key (--application is for banking clients)')
+        // The reporting interface takes bearer tokens only; a DPoP-bound token would never open it.
+        if (input.requireDpop) throw new ClientRegistrationError('a client of an organization cannot require DPoP: the reporting interface takes bearer tokens')
+        if (!(await deps.organizations.find(input.organizationId))) throw new ClientRegistrationError(`no organization ${input.organizationId}`)
+      }
 
       if (input.applicationId !== undefined) {
         const application = (await applications.list()).find((a) => a.id === input.applicationId)
@@ -128,6 +164,7 @@ export function createClientService(deps: { db: Pick<Db, 'kysely'>; clock: Clock
         require_dpop: input.requireDpop ? 1 : 0,
         created_at: clock.now().toISOString(),
         revoked_at: null,
+        organization_id: input.organizationId ?? null,
       }
       await repo.insertClient(db.kysely, row)
       return { client: toClient(row), secret }
@@ -155,6 +192,25 @@ export function createClientService(deps: { db: Pick<Db, 'kysely'>; clock: Clock
         require_dpop: 0,
         created_at: clock.now().toISOString(),
         revoked_at: null,
+        organization_id: null,
+      })
+    },
+
+    async ensureFixedClient(client) {
+      await repo.upsertClient(db.kysely, {
+        id: client.id,
+        name: client.name,
+        public_id: client.clientId,
+        application_id: null,
+        secret_hash: await hashSecret(client.secret),
+        redirect_uris: '[]',
+        loopback_redirects: client.loopbackRedirects ? 1 : 0,
+        scopes: 'reporting',
+        require_par: 0,
+        require_dpop: 0,
+        created_at: clock.now().toISOString(),
+        revoked_at: null,
+        organization_id: client.organizationId,
       })
     },
 
@@ -195,6 +251,7 @@ function toClient(row: repo.ClientRow): OAuthClient {
     scopes: row.scopes.split(' ').filter(Boolean),
     requirePar: row.require_par === 1,
     requireDpop: row.require_dpop === 1,
+    organizationId: row.organization_id,
     createdAt: row.created_at,
     revokedAt: row.revoked_at,
   }

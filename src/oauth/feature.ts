@@ -1,7 +1,9 @@
 // The OAuth 2.0 authorization server as one feature: clients, the authorize pages and the token endpoint under
 // /oauth2/v3, its expiring rows and its part of the OpenAPI document.
 import type { ApplicationService } from '../applications/service.js'
+import type { MerchantUserService } from '../identity/merchant-users.js'
 import type { IdentityService } from '../identity/service.js'
+import type { OrganizationService } from '../organizations/service.js'
 import type { Clock } from '../platform/clock.js'
 import type { Db } from '../platform/db/database.js'
 import type { Feature } from '../platform/feature.js'
@@ -33,8 +35,12 @@ export interface OAuthDeps {
   db: Pick<Db, 'kysely'>
   clock: Clock
   applications: Pick<ApplicationService, 'authenticate' | 'list'>
-  /** Checks the account holder's username and password on the sign-in page. */
+  /** Checks the account holder's (or merchant user's) username and password on the sign-in page. */
   identity: Pick<IdentityService, 'verify'>
+  /** The organization a merchant user signs in for (what an organization's client's code acts for). */
+  merchantUsers: Pick<MerchantUserService, 'organizationOf'>
+  /** Clients of an organization are checked against it. */
+  organizations: Pick<OrganizationService, 'find'>
   /** The server secret; the sign-in page's signed pending requests use a key derived from it. */
   secretsKey: string
   /** PUBLIC_URL: the issuer, and the base of the URLs DPoP proofs name; derived from each request when unset. */
@@ -53,13 +59,13 @@ DPoP-bound (RFC 9449). Metadata: \`/.well-known/oauth-authorization-server\` (RF
 export function oauthFeature(deps: OAuthDeps): Feature<OAuthServices> {
   const { db, clock } = deps
   const limits = deps.limits ?? DEFAULT_OAUTH_LIMITS
-  const clients = createClientService({ db, clock, applications: deps.applications })
+  const clients = createClientService({ db, clock, applications: deps.applications, organizations: deps.organizations })
   const authenticateClient = createClientAuthentication({ clients, clock, limits })
   const replay: DpopReplayStore = {
     firstSeen: (key, expiresAt) => repo.recordDpopProof(db.kysely, key, expiresAt.toISOString(), clock.now().toISOString()),
   }
   const dpop = createDpopVerifier({ clock, replay })
-  const tokens = createTokenService({ db, clock, authenticateClient, dpop })
+  const tokens = createTokenService({ db, clock, authenticateClient, dpop, merchantUsers: deps.merchantUsers })
   const introspection = createIntrospectionService({ db, clock, authenticateClient })
   const par = createParService({ db, clock, authenticateClient })
   const authorize = createAuthorizeService({ db, clock, clients, identity: deps.identity, secretsKey: deps.secretsKey, par, limits })

@@ -76,6 +76,8 @@ ${body}
 `.toString()
 }
 
+const subject = (view: PageView) => (view.audience === 'merchant' ? 'your merchant reports' : 'your banking')
+
 const csrf = (view: PageView) => html`<input type="hidden" name="csrf_token" value="${view.csrfToken}">`
 
 export function signInPage(view: PageView, options: { failed: boolean; username?: string }): string {
@@ -84,7 +86,7 @@ export function signInPage(view: PageView, options: { failed: boolean; username?
   return layout(
     'Sign in',
     html`<h1>Sign in to continue</h1>
-<p><strong>${view.clientName}</strong> is asking for access to your banking. Sign in to see what it asks for.</p>
+<p><strong>${view.clientName}</strong> is asking for access to ${subject(view)}. Sign in${view.audience === 'merchant' ? ' with your merchant user' : ''} to see what it asks for.</p>
 ${options.failed ? html`<p class="error" id="${errorId}" role="alert">That username and password did not work. Check them and try again.</p>` : ''}
 <form method="post" action="${FORM_ACTION}">
 ${csrf(view)}
@@ -100,7 +102,7 @@ ${csrf(view)}
 export function consentPage(view: PageView): string {
   return layout(
     'Allow access',
-    html`<h1>Allow ${view.clientName} to access your banking?</h1>
+    html`<h1>Allow ${view.clientName} to access ${subject(view)}?</h1>
 <p id="scopes-intro"><strong>${view.clientName}</strong> will be able to:</p>
 <ul class="scopes" aria-labelledby="scopes-intro">
 ${view.scopes.map((s) => html`<li>${s.description}</li>`)}

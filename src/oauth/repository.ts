@@ -35,6 +35,7 @@ export async function upsertClient(db: Executor, row: Insertable<OAuthClientsTab
         secret_hash: row.secret_hash ?? null,
         require_par: row.require_par,
         require_dpop: row.require_dpop,
+        organization_id: row.organization_id ?? null,
         revoked_at: null,
       }),
     )
@@ -156,6 +157,7 @@ export function findToken(db: Executor, tokenHash: string) {
       't.grant_id',
       't.created_at',
       'g.jkt',
+      'g.organization_id',
       'g.client_id',
       'g.customer_id',
       'g.scope as grant_scope',

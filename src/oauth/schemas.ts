@@ -81,7 +81,7 @@ export const OAUTH_SECURITY_SCHEMES = {
   clientBasic: { type: 'http', scheme: 'basic', description: 'OAuth client_id and client_secret (client_secret_basic)' },
   oauth2: {
     type: 'oauth2',
-    description: 'Authorization code with PKCE (S256) for account holders; client_credentials for confidential clients. Refresh tokens rotate on every use.',
+    description: 'Authorization code with PKCE (S256), allowed by an account holder (or, for a client of an organization, a merchant user); client_credentials for confidential clients. Refresh tokens rotate on every use.',
     flows: {
       authorizationCode: { authorizationUrl: '/oauth2/v3/authorize', tokenUrl, refreshUrl: tokenUrl, scopes: SCOPES },
       clientCredentials: { tokenUrl, refreshUrl: tokenUrl, scopes: SCOPES },

@@ -5,6 +5,7 @@
 // second use of a code, or of a spent refresh token, proves a secret leaked, so it revokes the family at once
 // (RFC 9700 4.14.2, RFC 6749 4.1.2). Every other failure changes nothing.
 import { randomUUID } from 'node:crypto'
+import type { MerchantUserService } from '../identity/merchant-users.js'
 import type { AccessToken, AccessTokenResolver } from '../identity/types.js'
 import type { Clock } from '../platform/clock.js'
 import { randomSecret, sha256Hex } from '../platform/crypto.js'
@@ -71,7 +72,14 @@ export async function pruneTokens(db: Pick<Db, 'kysely'>, clock: Clock): Promise
 /** Thrown inside a transaction to roll it back when a concurrent request spent the same code or refresh token. */
 class AlreadySpent extends Error {}
 
-export function createTokenService(deps: { db: Pick<Db, 'kysely'>; clock: Clock; authenticateClient: AuthenticateClient; dpop: DpopVerifier }): TokenService {
+export function createTokenService(deps: {
+  db: Pick<Db, 'kysely'>
+  clock: Clock
+  authenticateClient: AuthenticateClient
+  dpop: DpopVerifier
+  /** The organization a merchant user signs in for: what a code of an organization's client acts for. */
+  merchantUsers: Pick<MerchantUserService, 'organizationOf'>
+}): TokenService {
   const { db, clock, authenticateClient, dpop } = deps
 
   const isActive = (row: repo.TokenRow, now: string) => row.kind === 'access' && isLiveToken(row, now)
@@ -152,11 +160,14 @@ export function createTokenService(deps: { db: Pick<Db, 'kysely'>; clock: Clock;
     const now = clock.now()
     if (row.expires_at <= now.toISOString()) throw new OAuthError('invalid_grant', 'the authorization code has expired')
     const jkt = await proofKey(client, context)
+    // An organization's client signs in merchant users only (authorize-service): the tokens act for the merchant
+    // user's organization, fixed now. Any other client's tokens act for none.
+    const organizationId = client.organizationId === null ? null : await deps.merchantUsers.organizationOf(row.customer_id)
 
     const grantId = randomUUID()
     try {
       return await db.kysely.transaction().execute(async (trx) => {
-        await repo.insertGrant(trx, { id: grantId, client_id: client.id, customer_id: row.customer_id, scope: row.scope, created_at: now.toISOString(), revoked_at: null, jkt })
+        await repo.insertGrant(trx, { id: grantId, client_id: client.id, customer_id: row.customer_id, scope: row.scope, created_at: now.toISOString(), revoked_at: null, jkt, organization_id: organizationId })
         if ((await repo.consumeCode(trx, codeHash, now.toISOString(), grantId)) === 0) throw new AlreadySpent()
         return issue(trx, grantId, row.scope, row.scope, now, jkt)
       })
@@ -206,7 +217,8 @@ export function createTokenService(deps: { db: Pick<Db, 'kysely'>; clock: Clock;
     const now = clock.now()
     const grantId = randomUUID()
     return db.kysely.transaction().execute(async (trx) => {
-      await repo.insertGrant(trx, { id: grantId, client_id: client.id, customer_id: null, scope, created_at: now.toISOString(), revoked_at: null, jkt })
+      // The client's own token acts for the client's organization, if it has one.
+      await repo.insertGrant(trx, { id: grantId, client_id: client.id, customer_id: null, scope, created_at: now.toISOString(), revoked_at: null, jkt, organization_id: client.organizationId })
       return issue(trx, grantId, scope, scope, now, jkt)
     })
   }
@@ -236,6 +248,7 @@ export function createTokenService(deps: { db: Pick<Db, 'kysely'>; clock: Clock;
           scopes: row.scope.split(' '),
           expiresAt: row.expires_at,
           jkt: row.jkt,
+          organizationId: row.organization_id,
           active: isActive(row, clock.now().toISOString()),
         }
       )

@@ -30,3 +30,9 @@ export async function lineage(db: Executor, id: string, maxDepth: number): Promi
     select id from chain order by depth`.execute(db)
   return rows.map((r) => r.id)
 }
+
+/** The organizations directly below any of these. */
+export function children(db: Executor, parentIds: readonly string[]): Promise<OrganizationRow[]> {
+  if (parentIds.length === 0) return Promise.resolve([])
+  return db.selectFrom('organizations').selectAll().where('parent_id', 'in', parentIds).orderBy('id').execute()
+}

@@ -19,6 +19,9 @@ const PARENT_TYPES: Record<OrganizationType, readonly (OrganizationType | null)[
   merchant: [null, 'account', 'reseller'],
 }
 
+/** How many organizations a process keeps in memory. */
+const KNOWN_ORGANIZATIONS = 10_000
+
 /** The deepest tree the lookups walk; a deeper chain is refused at creation. */
 const MAX_DEPTH = 8
 
@@ -41,6 +44,8 @@ export interface OrganizationService {
   find(id: string): Promise<Organization | undefined>
   /** True when `actor` may act for `target`: the target exists and is the actor or one of its descendants. */
   mayActFor(actor: string, target: string): Promise<boolean>
+  /** Every organization below this one (not itself), parents before their children; [] for an unknown id. */
+  descendants(id: string): Promise<Organization[]>
   /** Throws invalid() for a bad id, type or parent, conflict() for a taken id. */
   create(input: NewOrganization): Promise<Organization>
   /** Creates it unless an organization with this id exists (sandbox start-up; safe for concurrent starts). */
@@ -56,9 +61,18 @@ export interface OrganizationService {
 export function createOrganizationService(deps: { db: Pick<Db, 'kysely'>; clock: Clock }): OrganizationService {
   const { db, clock } = deps
 
+  // An organization is never changed or removed once created, so one found is kept (every signed reporting call
+  // walks its merchant's lineage); an unknown id is read each time, as another process may create it. Bounded.
+  const known = new Map<string, Organization>()
   async function find(id: string): Promise<Organization | undefined> {
+    const hit = known.get(id)
+    if (hit) return hit
     const row = await repo.find(db.kysely, id)
-    return row && toOrganization(row)
+    if (!row) return undefined
+    if (known.size >= KNOWN_ORGANIZATIONS) known.clear()
+    const org = toOrganization(row)
+    known.set(id, org)
+    return org
   }
 
   /** The organization and its ancestors, nearest first (bounded, so a corrupted cycle cannot loop). */
@@ -91,11 +105,11 @@ export function createOrganizationService(deps: { db: Pick<Db, 'kysely'>; clock:
   const lineages = new Map<string, readonly string[]>()
 
   async function lineageIds(id: string, executor?: Executor): Promise<readonly string[]> {
-    const known = lineages.get(id)
-    if (known) return known
+    const hit = lineages.get(id)
+    if (hit) return hit
     const ids = await repo.lineage(executor ?? db.kysely, id, MAX_DEPTH)
     if (ids.length > 0) {
-      if (lineages.size >= 10_000) lineages.clear()
+      if (lineages.size >= KNOWN_ORGANIZATIONS) lineages.clear()
       lineages.set(id, Object.freeze(ids))
     }
     return ids
@@ -107,6 +121,18 @@ export function createOrganizationService(deps: { db: Pick<Db, 'kysely'>; clock:
 
     async mayActFor(actor, target) {
       return (await lineageIds(target)).includes(actor)
+    },
+
+    async descendants(id) {
+      const found: Organization[] = []
+      // Level by level, bounded like lineage(): a corrupted cycle cannot loop.
+      let level = [id]
+      for (let depth = 0; depth < MAX_DEPTH && level.length > 0; depth++) {
+        const below = (await repo.children(db.kysely, level)).map(toOrganization)
+        found.push(...below)
+        level = below.map((o) => o.id)
+      }
+      return found
     },
 
     async create(input) {

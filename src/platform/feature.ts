@@ -1,10 +1,12 @@
 // What one feature contributes to the app, as one descriptor: its services (for the CLI and for features wired
 // after it), its routes, its rows that expire, and what it adds to the OpenAPI document. The composition root
 // builds the descriptors in order and mounts each; adding a feature is one line there.
+import type { LabelledCounter } from './counters.js'
 import type { PruneTask } from './housekeeping.js'
 import type { App } from './http/app.js'
 import type { ErrorFamily, MountedFamily } from './http/error-family.js'
 import type { JobHandler, KindOptions } from './jobs/types.js'
+import type { Registry } from 'prom-client'
 
 export interface FeatureHttp {
   /**
@@ -38,6 +40,15 @@ export interface JobKind {
   options?: KindOptions
 }
 
+/**
+ * Periodic work a feature does in every server process (a scheduler's sweep), run every JOBS_POLL_MS beside the
+ * job runner (never when it is 0), runs never overlapping. It must be safe with several processes doing it at once.
+ */
+export interface BackgroundTask {
+  name: string
+  run(): Promise<unknown>
+}
+
 export interface Feature<Services = unknown> {
   readonly name: string
   readonly services: Services
@@ -47,4 +58,9 @@ export interface Feature<Services = unknown> {
   /** The job kinds the feature enqueues and handles (through the Jobs service it is given). */
   readonly jobs?: readonly JobKind[]
   readonly openapi?: FeatureOpenapi
+  readonly background?: readonly BackgroundTask[]
+  /** Counters of the feature's own events (plain maps, cheap on hot paths), exposed on /metrics. */
+  readonly counters?: readonly LabelledCounter[]
+  /** The feature's own Prometheus metrics (prom-client), written after the platform's on /metrics. */
+  readonly metrics?: Registry
 }

@@ -6,8 +6,9 @@
 // which measured as a large share of a cached account read (see bench/). The process metrics stay with prom-client.
 import { LogController, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify'
 import type { Logger } from 'pino'
-import { redactUrl } from './logger.js'
 import { Registry, collectDefaultMetrics } from 'prom-client'
+import { escapeLabel, type LabelledCounter } from './counters.js'
+import { redactUrl } from './logger.js'
 
 /** Upper bounds of the latency buckets, in seconds. */
 export const LATENCY_BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5] as const
@@ -27,7 +28,11 @@ export class RequestMetrics {
   private readonly byMethod = new Map<string, Map<string, Map<number, Series>>>()
   private readonly all: Series[] = []
 
-  constructor() {
+  /** The features' own counters (Feature.counters) and registries (Feature.metrics), written after the request metrics. */
+  constructor(
+    private readonly counters: readonly LabelledCounter[] = [],
+    private readonly features: readonly Registry[] = [],
+  ) {
     collectDefaultMetrics({ register: this.registry })
   }
 
@@ -65,13 +70,10 @@ export class RequestMetrics {
       lines.push(`http_request_duration_seconds_sum{${s.labels}} ${s.sum}`)
       lines.push(`http_request_duration_seconds_count{${s.labels}} ${s.count}`)
     }
-    return `${lines.join('\n')}\n\n${await this.registry.metrics()}`
+    for (const counter of this.counters) lines.push('', ...counter.exposition())
+    const features = await Promise.all(this.features.map((r) => r.metrics()))
+    return `${lines.join('\n')}\n\n${await this.registry.metrics()}${features.map((text) => `\n${text}`).join('')}`
   }
-}
-
-/** Prometheus label values escape backslash, double quote and newline. */
-function escapeLabel(value: string): string {
-  return value.replace(/\\/g, '\\\\').replace(/"/g, '\\"').replace(/\n/g, '\\n')
 }
 
 /**

@@ -1,29 +1,20 @@
 // The reporting gateway, registered into the /reporting/v3 scope with fastify-plugin so its hooks cover the whole
-// scope: every call is authenticated by HTTP Signature (auth/http-signature.ts) before anything else is read,
-// the body is checked against its signed digest before it is parsed, and the organization the call acts for is
-// resolved from `v-c-merchant-id` and an optional `organizationId`. Every authentication failure answers the same
-// 401; the reason is only counted in the log.
+// scope: every call is authenticated (auth/authenticate.ts: HTTP Signature, the SDK's JWT, or an OAuth bearer
+// token) before anything else is read, the body is checked against its signed digest before it is parsed, and the
+// organization the call acts for is resolved, with an optional `organizationId` below it. Every authentication
+// failure answers the same 401; the reason is only counted (in the log and on /metrics).
 import { Readable } from 'node:stream'
 import type { FastifyRequest, RouteOptions } from 'fastify'
 import fp from 'fastify-plugin'
 import { Type, type TSchema } from 'typebox'
-import type { ReportingKeyService } from '../applications/reporting-keys.js'
 import { ORGANIZATION_ID_PATTERN, type OrganizationService } from '../organizations/service.js'
-import type { Clock } from '../platform/clock.js'
+import type { LabelledCounter } from '../platform/counters.js'
 import { invalid, notFound, unauthenticated } from '../platform/errors.js'
-import { checkRequest, digestMatches, verifySignature, type SignatureFailure, type SignedRequest } from './auth/http-signature.js'
+import type { ActingOrganization, ReportingAuthFailure, ReportingAuthenticator } from './auth/authenticate.js'
+import { digestMatches, type SignedRequest } from './auth/http-signature.js'
 import { errorResponse } from './schemas.js'
 
-/** Who a reporting call acts for, set by the gateway before any handler runs. */
-export interface ActingOrganization {
-  /** The organization the call acts for: the authenticated one, or the `organizationId` it named in its subtree. */
-  id: string
-  /** The merchant named in `v-c-merchant-id`, which the signing key's organization may act for. */
-  authenticatedId: string
-  /** The signing key's id and organization (a parent's in meta-key mode). */
-  keyId: string
-  keyOrganizationId: string
-}
+export type { ActingOrganization }
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -35,9 +26,10 @@ declare module 'fastify' {
 }
 
 export interface ReportingGatewayOptions {
-  keys: Pick<ReportingKeyService, 'signingKey'>
-  organizations: Pick<OrganizationService, 'find' | 'mayActFor'>
-  clock: Clock
+  authenticator: ReportingAuthenticator
+  organizations: Pick<OrganizationService, 'mayActFor'>
+  /** Refusals by reason (the feature's, exposed on /metrics). */
+  failures: LabelledCounter<ReportingAuthFailure>
 }
 
 /** The `organizationId` every reporting operation accepts (the reference's pattern and length). */
@@ -47,25 +39,23 @@ export const reportingGateway = fp<ReportingGatewayOptions>(async (scope, opts) 
   scope.addHook('onRoute', documentContract)
   scope.decorateRequest('actingOrganization', undefined)
   scope.decorateRequest('rawBody', undefined)
-  const failures = new Map<SignatureFailure, number>()
+  const { authenticator, failures } = opts
   const pendingDigest = new WeakMap<FastifyRequest, string>()
 
-  const refuse = (request: FastifyRequest, reason: SignatureFailure) => {
-    failures.set(reason, (failures.get(reason) ?? 0) + 1)
-    request.log.info({ reason, failures: Object.fromEntries(failures) }, 'reporting authentication failed')
+  const refuse = (request: FastifyRequest, reason: ReportingAuthFailure) => {
+    failures.inc(reason)
+    request.log.info({ reason, failures: failures.snapshot() }, 'reporting authentication failed')
     return unauthenticated()
   }
 
   scope.addHook('onRequest', async (request) => {
     const signed: SignedRequest = { method: request.method, url: request.raw.url ?? request.url, header: (name) => firstHeader(request, name) }
-    const checked = checkRequest(signed, opts.clock.now())
-    if (!checked.ok) throw refuse(request, checked.reason)
-    const key = await opts.keys.signingKey(checked.params.keyId)
-    if (!key) throw refuse(request, 'unknown_key')
-    if (!verifySignature(signed, checked.params, key)) throw refuse(request, 'bad_signature')
-    if (!(await opts.organizations.mayActFor(key.organizationId, checked.merchantId))) throw refuse(request, 'merchant_not_allowed')
-    if (checked.digest !== undefined) pendingDigest.set(request, checked.digest)
-    request.actingOrganization = { id: checked.merchantId, authenticatedId: checked.merchantId, keyId: key.id, keyOrganizationId: key.organizationId }
+    // Without Authorization, the signature path as it always was: a signed call pays nothing for the other schemes.
+    const authorization = firstHeader(request, 'authorization')
+    const result = authorization === undefined ? await authenticator.signature(signed) : await authenticator.bearer(signed, authorization)
+    if (!result.ok) throw refuse(request, result.reason)
+    if (result.digest !== undefined) pendingDigest.set(request, result.digest)
+    request.actingOrganization = result.acting
   })
 
   // The body is read once, here, and checked against the signed digest before any parser sees it.
@@ -117,10 +107,10 @@ function firstHeader(request: FastifyRequest, name: string): string | undefined 
   return text?.trim() ? text : undefined
 }
 
-/** Writes the gateway's rules into each route's schema: the signature, `organizationId`, the 401 and 404. */
+/** Writes the gateway's rules into each route's schema: the three schemes, `organizationId`, the 401 and 404. */
 function documentContract(route: RouteOptions) {
   const schema = (route.schema ??= {}) as Record<string, unknown>
-  schema['security'] ??= [{ httpSignature: [] }]
+  schema['security'] ??= [{ httpSignature: [] }, { jwt: [] }, { oauth2: ['reporting'] }]
   const qs = schema['querystring'] as { properties?: Record<string, TSchema>; required?: string[] } | undefined
   if (qs?.properties?.['organizationId'] === undefined) {
     schema['querystring'] = qs ? { ...qs, properties: { ...qs.properties, organizationId: ORGANIZATION_ID_PARAM } } : Type.Object({ organizationId: Type.Optional(ORGANIZATION_ID_PARAM) })

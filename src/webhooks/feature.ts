@@ -3,7 +3,6 @@
 // call and the delivery log (/webhooks/v1), the sandbox trigger (/sandbox/v1/events), the delivery and health-check
 // jobs, and the pruning of old notifications. Its paths live under several prefixes; each is a scope of its own
 // behind the reporting gateway (HTTP Signature, the acting organization), answering in the reporting error family.
-import type { ReportingKeyService } from '../applications/reporting-keys.js'
 import type { OrganizationService } from '../organizations/service.js'
 import type { Clock } from '../platform/clock.js'
 import type { Db } from '../platform/db/database.js'
@@ -13,7 +12,7 @@ import { useErrorFamily } from '../platform/http/error-family.js'
 import type { Jobs } from '../platform/jobs/service.js'
 import { createAddressGuard, createOutboundHttp, type LookupAll } from '../platform/outbound-http.js'
 import { reportingErrors } from '../reporting/errors.js'
-import { reportingGateway } from '../reporting/gateway.js'
+import { reportingGateway, type ReportingGatewayOptions } from '../reporting/gateway.js'
 import { healthCheckHandler } from './delivery/control.js'
 import { deliveryHandler, writeDelivered, type DeliveryDeps } from './delivery/deliver.js'
 import { DELIVER_KIND, DELIVERY_JOB_MAX_ATTEMPTS, HEALTH_CHECK_KIND } from './delivery/jobs.js'
@@ -44,8 +43,8 @@ export interface WebhooksDeps {
   clock: Clock
   jobs: Pick<Jobs, 'enqueue' | 'wake' | 'completeAll'>
   organizations: Pick<OrganizationService, 'find' | 'mayActFor' | 'lineage'>
-  /** The reporting keys the gateway checks HTTP Signatures with. */
-  reportingKeys: Pick<ReportingKeyService, 'signingKey'>
+  /** The reporting feature's gateway options: webhook calls are authenticated exactly as reporting calls. */
+  gateway: ReportingGatewayOptions
   secretsKey: string
   settings: {
     mode: 'sandbox' | 'production'
@@ -107,7 +106,8 @@ export function webhooksFeature(deps: WebhooksDeps): Feature<WebhooksServices> {
   const errors = reportingErrors(clock)
   const routeDeps = { delivery, subscriptions, organizations: deps.organizations }
 
-  const mounts: { prefix: string; routes: (scope: App) => Promise<void> }[] = [
+  /** Each prefix a scope of its own; `/sandbox/v1`'s unknown paths belong to the reporting sandbox feature there. */
+  const mounts: { prefix: string; routes: (scope: App) => Promise<void>; ownsNotFound?: false }[] = [
     { prefix: '/notification-subscriptions', routes: (s) => subscriptionRoutes(s, { subscriptions }) },
     { prefix: '/kms/egress', routes: (s) => keyRoutes(s, { keys }) },
     { prefix: '/nrtf', routes: replayRoute('/v1/webhooks/:webhookId/replays', 'replayPreviousWebhooks', routeDeps) },
@@ -119,21 +119,21 @@ export function webhooksFeature(deps: WebhooksDeps): Feature<WebhooksServices> {
         await ingestionRoutes(s, { events })
       },
     },
-    ...(settings.mode === 'sandbox' ? [{ prefix: '/sandbox', routes: (s: App) => sandboxEventRoutes(s, { events, clock }) }] : []),
+    ...(settings.mode === 'sandbox' ? [{ prefix: '/sandbox/v1', routes: (s: App) => sandboxEventRoutes(s, { events, clock }), ownsNotFound: false as const }] : []),
   ]
 
   return {
     name: 'webhooks',
     services: { keys, subscriptions, events, delivery },
     http: {
-      families: mounts.map((m) => ({ prefix: m.prefix, family: errors })),
+      families: mounts.filter((m) => m.ownsNotFound !== false).map((m) => ({ prefix: m.prefix, family: errors })),
       async register(scope) {
         scope.addHook('onClose', () => http.close())
         for (const mount of mounts) {
           await scope.register(
             async (s) => {
-              useErrorFamily(s, errors)
-              await s.register(reportingGateway, { keys: deps.reportingKeys, organizations: deps.organizations, clock })
+              useErrorFamily(s, errors, mount.ownsNotFound === false ? { notFound: false } : {})
+              await s.register(reportingGateway, deps.gateway)
               await mount.routes(s)
             },
             { prefix: mount.prefix },

@@ -1,35 +1,25 @@
-// The reporting security suite: every /reporting/v3 route, the test-only probe POST (mounted inside the reporting
-// scope, behind the same gateway) included, and the webhook routes behind the same gateway, against every way of not
-// being allowed.
-import { Type } from 'typebox'
+// The reporting security suite, HTTP Signature part (the JWT and OAuth bearer parts are security-jwt.test.ts and
+// security-oauth.test.ts): every /reporting/v3 route and the sandbox clock (/sandbox/v1, the same gateway), the
+// test-only probe POST (mounted inside the reporting scope, behind the same gateway) included, and the webhook
+// routes behind the same gateway, against every way of not being allowed.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { actingOrganization } from '../../src/reporting/gateway.js'
-import type { ReportingRoutes } from '../../src/reporting/feature.js'
 import { FakeClock, startTestApp, type Response, type TestApp } from '../support/harness.js'
 import { ACCT_KEY, OTHER_KEY, TESTREST_KEY, signedCall, signedHeaders, type SignOptions } from '../support/reporting.js'
-
-/** Echoes the organization the gateway resolved, for GET and for a POST with a JSON body. */
-const probe: ReportingRoutes = async (scope) => {
-  const Echo = Type.Object({ organizationId: Type.String(), authenticatedId: Type.String(), name: Type.Optional(Type.String()) })
-  scope.get('/probe', { schema: { operationId: 'reportingProbeGet', tags: ['probe'], response: { 200: Echo } } }, async (request) => {
-    const acting = actingOrganization(request)
-    return { organizationId: acting.id, authenticatedId: acting.authenticatedId }
-  })
-  scope.post(
-    '/probe',
-    { schema: { operationId: 'reportingProbePost', tags: ['probe'], body: Type.Object({ name: Type.String(), organizationId: Type.Optional(Type.String()) }), response: { 200: Echo } } },
-    async (request) => {
-      const acting = actingOrganization(request)
-      return { organizationId: acting.id, authenticatedId: acting.authenticatedId, name: request.body.name }
-    },
-  )
-}
+import { probe } from '../support/reporting-routes.js'
 
 let t: TestApp
+/** The one-time report of each organization the suite acts for, by organization (GET /reports/{reportId}). */
+const reportIds: Record<string, string> = {}
+const ONE_TIME = { reportDefinitionName: 'TransactionRequestClass', reportName: 'Security_Report', reportFields: ['Request.RequestID'], timezone: 'GMT', reportStartTime: '2026-01-20T00:00:00Z', reportEndTime: '2026-01-21T00:00:00Z' }
 beforeAll(async () => {
   t = await startTestApp({ clock: new FakeClock(new Date('2026-02-01T09:00:00Z')), reportingRoutes: [probe] })
-  // The subscription GET by name needs one to read, in every organization the suite acts for.
-  for (const org of ['testrest', 'testrest_two']) await t.app.services.reporting.subscriptions.put(org, { reportDefinitionName: 'PayerAuthDetailClass', reportName: 'Security_Probe', reportFields: ['VERes.Enrolled'], timezone: 'GMT' })
+  // The subscription GET by name needs one to read, in every organization the suite acts for; so do the report's
+  // details and download (a completed report of the same name and day in each).
+  for (const org of ['testrest', 'testrest_two']) {
+    await t.app.services.reporting.subscriptions.put(org, { reportDefinitionName: 'PayerAuthDetailClass', reportName: 'Security_Probe', reportFields: ['VERes.Enrolled'], timezone: 'GMT' })
+    reportIds[org] = (await t.app.services.reporting.reports.createOneTime(org, ONE_TIME)).reportId
+  }
+  await t.app.services.jobs.runDue()
   // A webhook subscription needs a signing key of its organization.
   for (const org of ['testrest', 'testrest_two']) await t.app.services.webhooks.keys.save({ id: org, authenticatedId: org }, {})
 })
@@ -38,9 +28,21 @@ afterAll(() => t.close())
 interface Route {
   name: string
   method: string
-  path: string
-  body?: string
+  /** The path, acting for testrest; or by the organization acted for. */
+  path: string | ((org: string) => string)
+  /** A body, or one made anew for each call (the sandbox clock only moves forward). */
+  body?: string | (() => string)
 }
+let clockCalls = 0
+const pathOf = (route: Route, org = 'testrest') => (typeof route.path === 'string' ? route.path : route.path(org))
+const bodyOf = (route: Route) => (typeof route.body === 'function' ? route.body() : route.body)
+const ON_DEMAND: Route[] = [
+  { name: 'GET /purchase-refund-details', method: 'GET', path: '/reporting/v3/purchase-refund-details?startTime=2026-01-10T00:00:00Z&endTime=2026-01-11T00:00:00Z&limit=50' },
+  { name: 'GET /net-fundings', method: 'GET', path: '/reporting/v3/net-fundings?startTime=2026-01-01T00:00:00Z&endTime=2026-01-15T00:00:00Z' },
+  { name: 'GET /payment-batch-summaries', method: 'GET', path: '/reporting/v3/payment-batch-summaries?startTime=2026-01-01T00:00:00Z&endTime=2026-01-15T00:00:00Z' },
+  { name: 'GET /conversion-details', method: 'GET', path: '/reporting/v3/conversion-details?startTime=2026-01-01T00:00:00Z&endTime=2026-01-20T00:00:00Z' },
+  { name: 'GET /notification-of-changes', method: 'GET', path: '/reporting/v3/notification-of-changes?startTime=2025-11-05T00:00:00Z&endTime=2026-02-01T00:00:00Z' },
+]
 const ROUTES: Route[] = [
   { name: 'GET /report-definitions', method: 'GET', path: '/reporting/v3/report-definitions' },
   { name: 'GET /report-definitions/{name}', method: 'GET', path: '/reporting/v3/report-definitions/TransactionRequestClass' },
@@ -50,6 +52,14 @@ const ROUTES: Route[] = [
   { name: 'GET /report-subscriptions/{name}', method: 'GET', path: '/reporting/v3/report-subscriptions/Security_Probe' },
   { name: 'PUT /report-subscriptions', method: 'PUT', path: '/reporting/v3/report-subscriptions', body: JSON.stringify({ reportDefinitionName: 'PayerAuthDetailClass', reportName: 'Security_Probe', reportFields: ['VERes.Enrolled'], timezone: 'GMT' }) },
   { name: 'PUT /predefined-report-subscriptions', method: 'PUT', path: '/reporting/v3/predefined-report-subscriptions', body: '{"reportDefinitionName":"FundingDetailClass","subscriptionType":"CLASSIC"}' },
+  { name: 'POST /reports', method: 'POST', path: '/reporting/v3/reports', body: JSON.stringify(ONE_TIME) },
+  { name: 'GET /reports', method: 'GET', path: '/reporting/v3/reports?startTime=2026-01-20T00:00:00Z&endTime=2026-01-21T00:00:00Z&timeQueryType=reportTimeFrame' },
+  { name: 'GET /reports/{reportId}', method: 'GET', path: (org) => `/reporting/v3/reports/${reportIds[org]}` },
+  { name: 'GET /report-downloads', method: 'GET', path: '/reporting/v3/report-downloads?reportName=Security_Report&reportDate=2026-01-20' },
+  { name: 'GET /sandbox/v1/clock', method: 'GET', path: '/sandbox/v1/clock' },
+  { name: 'POST /sandbox/v1/clock', method: 'POST', path: '/sandbox/v1/clock', body: () => JSON.stringify({ to: new Date(Date.UTC(2026, 1, 1, 10) + ++clockCalls * 60_000).toISOString() }) },
+  // The on-demand reports, over windows of the sandbox's 90 days (they end on the clock's date).
+  ...ON_DEMAND,
   // The webhook routes behind the same gateway (those by webhookId are covered by test/webhooks/management.test.ts).
   { name: 'POST /kms/egress/v2/keys-sym', method: 'POST', path: '/kms/egress/v2/keys-sym', body: '{}' },
   { name: 'GET /notification-subscriptions/v2/webhooks', method: 'GET', path: '/notification-subscriptions/v2/webhooks' },
@@ -66,9 +76,9 @@ const expectRefused = (res: Response) => {
   expect(res.status).toBe(401)
   expect(res.json).toEqual(AUTH_FAILED)
 }
-/** The route's path with a query parameter added. */
-const withQuery = (route: Route, query: string) => `${route.path}${route.path.includes('?') ? '&' : '?'}${query}`
-const send = (route: Route, o: Partial<SignOptions> = {}) => signedCall(t, { method: route.method, path: route.path, body: route.body, key: TESTREST_KEY, ...o })
+/** The route's path (for the organization acted for) with a query parameter added. */
+const withQuery = (route: Route, query: string, org = 'testrest') => `${pathOf(route, org)}${pathOf(route, org).includes('?') ? '&' : '?'}${query}`
+const send = (route: Route, o: Partial<SignOptions> = {}) => signedCall(t, { method: route.method, path: pathOf(route), body: bodyOf(route), key: TESTREST_KEY, ...o })
 
 describe.each(ROUTES)('reporting security: $name', (route) => {
   it('is allowed with a valid signature', async () => {
@@ -76,7 +86,7 @@ describe.each(ROUTES)('reporting security: $name', (route) => {
   })
 
   it('refuses a call without credentials', async () => {
-    expectRefused(await t.call(route.method, route.path, { headers: { 'x-svc-key': undefined, 'content-type': 'application/json' }, body: route.body }))
+    expectRefused(await t.call(route.method, pathOf(route), { headers: { 'x-svc-key': undefined, 'content-type': 'application/json' }, body: bodyOf(route) }))
   })
 
   it('refuses a wrong secret', async () => {
@@ -91,8 +101,9 @@ describe.each(ROUTES)('reporting security: $name', (route) => {
   })
 
   it('refuses a signature made for another host than the one received', async () => {
-    const headers = signedHeaders({ method: route.method, path: route.path, body: route.body, key: TESTREST_KEY, date: t.clock.now() })
-    expectRefused(await t.call(route.method, route.path, { headers: { ...headers, host: 'api.cybersource.com' }, body: route.body }))
+    const body = bodyOf(route)
+    const headers = signedHeaders({ method: route.method, path: pathOf(route), body, key: TESTREST_KEY, date: t.clock.now() })
+    expectRefused(await t.call(route.method, pathOf(route), { headers: { ...headers, host: 'api.cybersource.com' }, body }))
   })
 
   it('refuses a revoked key', async () => {
@@ -109,7 +120,7 @@ describe.each(ROUTES)('reporting security: $name', (route) => {
     })
     const token = login.json.loginResponse.tokens[0].value as string
     for (const authorization of [token, `Bearer ${token}`]) {
-      expectRefused(await t.call(route.method, route.path, { headers: { 'x-svc-key': undefined, authorization, 'content-type': 'application/json' }, body: route.body }))
+      expectRefused(await t.call(route.method, pathOf(route), { headers: { 'x-svc-key': undefined, authorization, 'content-type': 'application/json' }, body: bodyOf(route) }))
     }
   })
 
@@ -131,15 +142,39 @@ describe.each(ROUTES)('reporting security: $name', (route) => {
 
   it("allows a descendant's organizationId, for the account's key and for its meta-key signature", async () => {
     expectAllowed(await send(route, { key: ACCT_KEY, path: withQuery(route, 'organizationId=testrest') }))
-    expectAllowed(await send(route, { key: ACCT_KEY, merchantId: 'testrest_two', path: withQuery(route, 'organizationId=testrest_two') }))
+    expectAllowed(await send(route, { key: ACCT_KEY, merchantId: 'testrest_two', path: withQuery(route, 'organizationId=testrest_two', 'testrest_two') }))
+  })
+})
+
+describe('a partner on the on-demand reports', () => {
+  /** Every organization an answer names (merchant ids, request ids' owners). */
+  const named = (res: Response): Set<string> => new Set([...res.text.matchAll(/"(?:cybersourceMerchantId|merchantId|accountId|organizationId)":"([^"]+)"/g)].map((m) => m[1]!))
+
+  it.each(ON_DEMAND.map((r) => [r.name, r] as const))("%s: reads each of its merchants, and never another tenant's", async (_name, route) => {
+    for (const merchant of ['testrest', 'testrest_two']) {
+      const res = await send(route, { key: ACCT_KEY, path: withQuery(route, `organizationId=${merchant}`) })
+      expect(res.status, merchant).toBe(200)
+      for (const org of named(res)) expect(['testrest_acct', merchant]).toContain(org)
+    }
+    const other = await send(route, { key: ACCT_KEY, path: withQuery(route, 'organizationId=othermerchant') })
+    expect(other.status).toBe(404)
+    expect(other.json.details).toEqual([{ field: 'organizationId', reason: 'no such organization' }])
+  })
+
+  it("breaks payment batch summaries down over its own merchants only; another tenant's key sees only itself", async () => {
+    const path = `${ON_DEMAND[2]!.path}&rollUp=week&breakdown=all_merchant`
+    const partner = await signedCall(t, { method: 'GET', path, key: ACCT_KEY })
+    expect([...named(partner)].sort()).toEqual(['testrest', 'testrest_acct', 'testrest_two'])
+    const other = await signedCall(t, { method: 'GET', path, key: OTHER_KEY })
+    expect([...named(other)]).toEqual(['othermerchant'])
   })
 })
 
 describe('reporting gateway', () => {
   it('refuses a body that does not match its digest, and a digest of another body', async () => {
     const route = ROUTES[3]!
-    const headers = signedHeaders({ method: 'POST', path: route.path, body: '{"name":"x"}', key: TESTREST_KEY, date: t.clock.now() })
-    expectRefused(await t.call('POST', route.path, { headers, body: '{"name":"y"}' }))
+    const headers = signedHeaders({ method: 'POST', path: pathOf(route), body: '{"name":"x"}', key: TESTREST_KEY, date: t.clock.now() })
+    expectRefused(await t.call('POST', pathOf(route), { headers, body: '{"name":"y"}' }))
     expectRefused(await send(route, { digest: 'SHA-256=' + Buffer.alloc(32).toString('base64') }))
   })
 
@@ -151,11 +186,12 @@ describe('reporting gateway', () => {
   })
 
   it('resolves the acting organization: the signed merchant, a descendant named in the query or the body', async () => {
-    expect((await send(ROUTES[2]!)).json).toEqual({ organizationId: 'testrest', authenticatedId: 'testrest' })
-    expect((await send(ROUTES[2]!, { key: ACCT_KEY, path: '/reporting/v3/probe?organizationId=testrest_two' })).json).toEqual({ organizationId: 'testrest_two', authenticatedId: 'testrest_acct' })
-    expect((await send(ROUTES[2]!, { key: ACCT_KEY, merchantId: 'testrest' })).json).toEqual({ organizationId: 'testrest', authenticatedId: 'testrest' })
+    const scheme = 'http_signature'
+    expect((await send(ROUTES[2]!)).json).toEqual({ organizationId: 'testrest', authenticatedId: 'testrest', scheme })
+    expect((await send(ROUTES[2]!, { key: ACCT_KEY, path: '/reporting/v3/probe?organizationId=testrest_two' })).json).toEqual({ organizationId: 'testrest_two', authenticatedId: 'testrest_acct', scheme })
+    expect((await send(ROUTES[2]!, { key: ACCT_KEY, merchantId: 'testrest' })).json).toEqual({ organizationId: 'testrest', authenticatedId: 'testrest', scheme })
     const posted = await send(ROUTES[3]!, { key: ACCT_KEY, body: '{"name":"n","organizationId":"testrest"}' })
-    expect(posted.json).toEqual({ organizationId: 'testrest', authenticatedId: 'testrest_acct', name: 'n' })
+    expect(posted.json).toEqual({ organizationId: 'testrest', authenticatedId: 'testrest_acct', scheme, name: 'n' })
   })
 
   it('answers an unknown path under /reporting/v3 only after authentication', async () => {

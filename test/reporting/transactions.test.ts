@@ -133,7 +133,10 @@ describe('the generator', () => {
     const perDay = new Map<string, number>()
     for (const r of rows) perDay.set(r.requestTime.slice(0, 10), (perDay.get(r.requestTime.slice(0, 10)) ?? 0) + 1)
     expect([...perDay.values()].every((n) => n === 200)).toBe(true)
-    expect(new Set(rows.map((r) => r.paymentSubtype))).toEqual(new Set(['VI', 'MC', 'AX', 'DI', 'DP']))
+    // eCheck payments have no card brand.
+    expect(new Set(rows.map((r) => r.paymentSubtype))).toEqual(new Set(['VI', 'MC', 'AX', 'DI', 'DP', undefined]))
+    expect(rows.filter((r) => r.fields['Check']).every((r) => r.paymentSubtype === undefined && r.currency === 'USD')).toBe(true)
+    expect(rows.some((r) => r.fields['NotificationOfChange']?.['Code'])).toBe(true)
     expect(new Set(rows.map((r) => r.currency)).size).toBeGreaterThan(3)
     expect(rows.some((r) => catalogValue(r, 'Application.Rcode') === '0')).toBe(true)
     const funded = rows.filter((r) => r.fundingDate)

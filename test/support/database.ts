@@ -27,7 +27,18 @@ export async function createTestDatabase(): Promise<TestDatabase> {
   url.pathname = `/${name}`
   return {
     url: url.toString(),
-    drop: () => withAdmin(adminUrl, (c) => c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`)).then(() => undefined),
+    drop: () =>
+      withAdmin(adminUrl, async (c) => {
+        // pg-pool's end() resolves before its clients have finished saying goodbye; WITH (FORCE) at that moment kills
+        // one mid-goodbye, and its pool, with no error listener any more, throws an uncaught error into the test
+        // run. So wait (a little) for the test's own connections to go; FORCE is for those of killed processes.
+        for (let i = 0; i < 40; i++) {
+          const { rows } = await c.query<{ n: number }>('SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = $1', [name])
+          if (rows[0]!.n === 0) break
+          await new Promise((resolve) => setTimeout(resolve, 50))
+        }
+        await c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`)
+      }),
   }
 }
 

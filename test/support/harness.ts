@@ -7,6 +7,7 @@ import { prepareDatabase } from '../../src/bootstrap.js'
 import { createServices, type ServiceOptions } from '../../src/services.js'
 import type { Feature } from '../../src/platform/feature.js'
 import type { ReportingRoutes } from '../../src/reporting/feature.js'
+import type { ReportFinishedHook } from '../../src/reporting/reports/generate.js'
 import { DEFAULT_SANDBOX_API_KEY, loadConfig, type Config } from '../../src/config.js'
 import { openDatabase, type Db } from '../../src/platform/db/database.js'
 import { createLogger } from '../../src/platform/logger.js'
@@ -65,6 +66,8 @@ export interface TestAppOptions {
   reportingRoutes?: ReportingRoutes[]
   /** The webhook retries' jitter source, the resolver deliveries use. */
   webhooks?: ServiceOptions['webhooks']
+  /** Told of every report that ends, inside the transaction recording it. */
+  onReportFinished?: ReportFinishedHook
 }
 
 export async function startTestApp(options: TestAppOptions = {}): Promise<TestApp> {
@@ -82,7 +85,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
   })
   const db = openDatabase(config.databaseUrl)
   const infrastructure = { db, clock, logger: createLogger(config.logLevel, sink) }
-  const services = createServices(config, infrastructure, { extraV2Routes: options.features, extraFeatures: options.extraFeatures, extraReportingRoutes: options.reportingRoutes, webhooks: options.webhooks })
+  const services = createServices(config, infrastructure, { extraV2Routes: options.features, extraFeatures: options.extraFeatures, extraReportingRoutes: options.reportingRoutes, onReportFinished: options.onReportFinished, webhooks: options.webhooks })
   await prepareDatabase(config, infrastructure, services)
   const app = await buildApp({ config, ...infrastructure, services })
   await app.listen({ host: '127.0.0.1', port: 0 })

@@ -144,6 +144,7 @@ describe('delivery', () => {
     const wh = t.app.services.webhooks
     t.clock.advance(1)
     const newer = await wh.keys.save(acting('testrest'), {})
+    keys[newer.keyInformation.keyId] = newer.keyInformation.key
     const from = receiver.received.length
     await wh.events.publish({ eventType: INVOICE_PAID, organizationId: 'testrest', data: {} })
     await t.app.services.jobs.runDue()
@@ -170,5 +171,18 @@ describe('delivery', () => {
     expect(list.json.notifications.every((n: { webhookId: string }) => n.webhookId === hooks['merchant'])).toBe(true)
     const foreign = await signedCall(t, { method: 'GET', path: `/webhooks/v1/notifications/${mine}`, key: OTHER_KEY })
     expect(foreign.status).toBe(404)
+  })
+
+  it('tells a subscriber of the report engine’s reports: a one-time report that completes is a reporting.report.completed notification', async () => {
+    const from = receiver.received.length
+    const oneTime = { reportDefinitionName: 'TransactionRequestClass', reportName: 'Webhook_Report', reportFields: ['Request.RequestID'], timezone: 'GMT', reportStartTime: new Date(t.clock.now().getTime() - 2 * 86_400_000).toISOString(), reportEndTime: new Date(t.clock.now().getTime() - 86_400_000).toISOString() }
+    const { reportId } = await t.app.services.reporting.reports.createOneTime('testrest', oneTime)
+    await t.app.services.jobs.runDue()
+    await t.app.services.jobs.runDue()
+    const got = receiver.received.slice(from).filter((r) => r.url === '/merchant-reports')
+    expect(got).toHaveLength(1)
+    expect(got[0]!.headers).toMatchObject({ 'v-c-event-type': 'reporting.report.completed', 'v-c-product-name': 'finapiReporting' })
+    expect(JSON.parse(got[0]!.body).payloads[0].data).toMatchObject({ reportId, reportName: 'Webhook_Report', status: 'COMPLETED', organizationId: 'testrest', run: 1 })
+    expect(vcSignatureValid(got[0]!, keys)).toBe(true)
   })
 })

@@ -25,9 +25,18 @@ export interface Db {
   exclusively<T>(fn: () => Promise<T>): Promise<T>
 }
 
-export function openDatabase(url: string): Db {
+export interface OpenOptions {
+  /**
+   * An idle PostgreSQL connection that fails (the server restarted, an administrator ended it, the network dropped)
+   * is reported here and the pool replaces it on the next query. pg emits it as an 'error' event on the pool, which
+   * with no listener would end the process. By default a line on stderr.
+   */
+  onConnectionError?: (error: Error) => void
+}
+
+export function openDatabase(url: string, options: OpenOptions = {}): Db {
   if (url.startsWith('sqlite:')) return openSqlite(url.slice('sqlite:'.length))
-  if (/^postgres(ql)?:\/\//.test(url)) return openPostgres(url)
+  if (/^postgres(ql)?:\/\//.test(url)) return openPostgres(url, options.onConnectionError ?? ((error) => process.stderr.write(`database connection lost while idle: ${error.message}\n`)))
   throw new Error(`Unsupported DATABASE_URL scheme: ${url.split(':')[0]}`)
 }
 
@@ -83,8 +92,9 @@ function withStatementCache(native: SQLite.Database): SqliteDatabase {
   }
 }
 
-function openPostgres(url: string): Db {
+function openPostgres(url: string, onConnectionError: (error: Error) => void): Db {
   const pool = new pg.Pool({ connectionString: url, max: 10 })
+  pool.on('error', onConnectionError)
   return wrap(new Kysely<Database>({ dialect: new PostgresDialect({ pool }) }), 'postgres')
 }
 

@@ -14,6 +14,9 @@ import * as m0009 from '../../migrations/0009_transactions.js'
 import * as m0010 from '../../migrations/0010_organizations.js'
 import * as m0012 from '../../migrations/0012_oauth_par_dpop.js'
 import * as m0013 from '../../migrations/0013_report_subscriptions.js'
+import * as m0014 from '../../migrations/0014_reporting_bearer_auth.js'
+import * as m0015 from '../../migrations/0015_transaction_tallies.js'
+import * as m0016 from '../../migrations/0016_report_engine.js'
 import * as m0017 from '../../migrations/0017_webhooks.js'
 
 const migrations: Record<string, Migration> = {
@@ -29,6 +32,9 @@ const migrations: Record<string, Migration> = {
   '0010_organizations': m0010,
   '0012_oauth_par_dpop': m0012,
   '0013_report_subscriptions': m0013,
+  '0014_reporting_bearer_auth': m0014,
+  '0015_transaction_tallies': m0015,
+  '0016_report_engine': m0016,
   '0017_webhooks': m0017,
 }
 

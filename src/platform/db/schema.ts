@@ -1,9 +1,13 @@
 // Table types for Kysely. Times are stored as ISO-8601 UTC text so that SQLite and PostgreSQL store and sort
 // them identically; amounts (later) are stored as decimal text, never as floats.
 import type { Insertable, Selectable } from 'kysely'
-import type { WebhookAttemptsTable, WebhookEventsTable, WebhookKeysTable, WebhookNotificationsTable, WebhookSubscriptionsTable } from './webhook-tables.js'
+import type { ReportClocksTable, ReportEventsTable, ReportInstancesTable, ReportSchedulesTable } from './schema-reports.js'
+import type { TransactionDetailsTable, TransactionEventsTable, TransactionSandboxLoadsTable, TransactionTalliesTable, TransactionsTable } from './schema-transactions.js'
+import type { WebhookAttemptsTable, WebhookEventsTable, WebhookKeysTable, WebhookNotificationsTable, WebhookSubscriptionsTable } from './schema-webhooks.js'
 
-export type * from './webhook-tables.js'
+export type * from './schema-reports.js'
+export type * from './schema-transactions.js'
+export type * from './schema-webhooks.js'
 
 export interface ApplicationsTable {
   id: string
@@ -30,6 +34,8 @@ export interface CustomersTable {
   lob: string
   is_business: number
   created_at: string
+  /** Set for a merchant user (0014): the organization whose reports it may let a partner's client read. */
+  organization_id: string | null
 }
 
 export interface CredentialsTable {
@@ -103,6 +109,8 @@ export interface OAuthClientsTable {
   require_par: number
   /** 1: every token request must carry a DPoP proof (RFC 9449). */
   require_dpop: number
+  /** The organization the client belongs to (0014): its client_credentials tokens act for it; it signs in merchant users. */
+  organization_id: string | null
 }
 
 /** A pushed authorization request (RFC 9126), single-use, until it expires. */
@@ -178,6 +186,8 @@ export interface OAuthGrantsTable {
   revoked_at: string | null
   /** RFC 7638 thumbprint of the DPoP key the grant's tokens are bound to; null for bearer tokens. */
   jkt: string | null
+  /** The organization the grant's tokens act for on /reporting/v3 (0014), fixed when it is made; null for none. */
+  organization_id: string | null
 }
 
 export interface OAuthTokensTable {
@@ -231,35 +241,6 @@ export interface BlobChunksTable {
   data: Buffer
 }
 
-/** One transaction of a merchant (see src/reporting/transactions/ and migration 0009). */
-export interface TransactionsTable {
-  /** The merchant id, e.g. `testrest`. */
-  organization_id: string
-  request_id: string
-  type: string
-  request_time: string
-  submission_time: string | null
-  /** `YYYY-MM-DD`. */
-  funding_date: string | null
-  payment_subtype: string | null
-  currency: string
-  /** Exact decimal text, e.g. `"19.99"`; never a float. */
-  amount: string
-  settlement_currency: string | null
-  settlement_amount: string | null
-  batch_id: string | null
-  decision: string | null
-  /** JSON text: group → field → value, every catalog field not held in a column above. */
-  fields: string
-}
-
-export interface TransactionSandboxLoadsTable {
-  organization_id: string
-  seed: string
-  end_date: string
-  rows: number
-  created_at: string
-}
 
 export type OrganizationType = 'reseller' | 'account' | 'merchant'
 
@@ -281,6 +262,28 @@ export interface ReportingKeysTable {
   status: 'active' | 'revoked'
   created_at: string
   revoked_at: string | null
+}
+
+/** A certificate whose key signs an organization's RS256 JWTs; `kid` is its subject's serialNumber. */
+export interface ReportingCertificatesTable {
+  id: string
+  organization_id: string
+  kid: string
+  /** PEM (public). */
+  certificate: string
+  /** SHA-256 of the DER, hex; unique. */
+  fingerprint: string
+  not_before: string
+  not_after: string
+  status: 'active' | 'revoked'
+  created_at: string
+  revoked_at: string | null
+}
+
+/** JWT ids seen (a hash of the verifying key and the jti) until their token can no longer be accepted. */
+export interface ReportingJwtIdsTable {
+  id_hash: string
+  expires_at: string
 }
 
 /** A report subscription of one organization; the list members are JSON text. */
@@ -326,9 +329,18 @@ export interface Database {
   blob_chunks: BlobChunksTable
   transactions: TransactionsTable
   transaction_sandbox_loads: TransactionSandboxLoadsTable
+  transaction_tallies: TransactionTalliesTable
+  transaction_events: TransactionEventsTable
+  transaction_details: TransactionDetailsTable
   organizations: OrganizationsTable
   reporting_keys: ReportingKeysTable
+  reporting_certificates: ReportingCertificatesTable
+  reporting_jwt_ids: ReportingJwtIdsTable
   report_subscriptions: ReportSubscriptionsTable
+  report_instances: ReportInstancesTable
+  report_schedules: ReportSchedulesTable
+  report_events: ReportEventsTable
+  report_clocks: ReportClocksTable
   webhook_keys: WebhookKeysTable
   webhook_subscriptions: WebhookSubscriptionsTable
   webhook_events: WebhookEventsTable

@@ -41,11 +41,11 @@ export async function insertJob(
 /**
  * Claims up to `limit` due jobs of `kind` for `owner` until `leaseExpiresAt`, counting the attempt: pending jobs in
  * run_at order (an index range, stopping at `limit`), and with `lapsed` also running jobs whose lease lapsed (their
- * worker died), which are rare and looked for on polls only.
+ * worker died), which are rare and looked for on polls only. `id`: that job only (an operator's command).
  */
 export async function claimJobs(
   db: Pick<Db, 'kysely' | 'dialect'>,
-  claim: { kind: string; owner: string; now: string; leaseExpiresAt: string; limit: number; lapsed?: boolean },
+  claim: { kind: string; owner: string; now: string; leaseExpiresAt: string; limit: number; lapsed?: boolean; id?: string },
 ): Promise<JobRow[]> {
   const { now } = claim
   const take = (due: (w: ExpressionBuilder<Database, 'jobs'>) => ReturnType<ExpressionBuilder<Database, 'jobs'>['and']>, order: 'run_at' | 'lease_expires_at', limit: number) =>
@@ -63,6 +63,7 @@ export async function claimJobs(
           .selectFrom('jobs')
           .select('id')
           .where('kind', '=', claim.kind)
+          .$if(claim.id !== undefined, (q) => q.where('id', '=', claim.id!))
           .where(due)
           .where((w) => w('attempts', '<', w.ref('max_attempts')))
           .orderBy(order)
@@ -101,6 +102,12 @@ interface Held {
 function heldBy(held: Held) {
   return (eb: ExpressionBuilder<Database, 'jobs'>) =>
     eb.and([eb('id', '=', held.id), eb('status', '=', 'running'), eb('lease_owner', '=', held.owner), eb('attempts', '=', held.attempts)])
+}
+
+/** Moves the lease's end while the claim is still this worker's. */
+export async function renewJob(executor: Executor, held: Held, leaseExpiresAt: string, now: string): Promise<boolean> {
+  const res = await executor.updateTable('jobs').set({ lease_expires_at: leaseExpiresAt, updated_at: now }).where(heldBy(held)).executeTakeFirst()
+  return res.numUpdatedRows > 0n
 }
 
 export async function completeJob(executor: Executor, held: Held, now: string): Promise<boolean> {

@@ -7,7 +7,7 @@
 // holds one slot and never holds back the others, and a poll never waits for a straggler before the next one.
 import type { Clock, Timer } from '../clock.js'
 import type { Db } from '../db/database.js'
-import { claimJobs, completeJob, completeJobs, deferJob, deleteDoneJobs, failAbandoned, failJob, findJob, insertJob, type JobRow } from './repository.js'
+import { claimJobs, completeJob, completeJobs, deferJob, deleteDoneJobs, failAbandoned, failJob, findJob, insertJob, renewJob, type JobRow } from './repository.js'
 import {
   DEFAULT_LEASE_MS,
   DEFAULT_MAX_ATTEMPTS,
@@ -34,6 +34,8 @@ export interface Jobs {
   wake(): void
   /** JobInfo.complete() for many running jobs of this runner, in one statement through `executor`. */
   completeAll(executor: Executor, jobs: readonly JobInfo[]): Promise<void>
+  /** Claims and runs one job now, if it is due (or its lease lapsed) and of a kind registered here (operator commands). */
+  runJob(id: string): Promise<RunSummary>
   /** Polls every `pollMs` on the clock; a second start() without stop() throws. */
   start(pollMs: number): void
   /** Stops polling and waits for the handlers running now to finish. */
@@ -97,8 +99,18 @@ export function createJobs(deps: JobsDeps): Jobs {
   async function runOne(row: JobRow, reg: Registration): Promise<void> {
     const held = { id: row.id, owner, attempts: row.attempts }
     const lease = new AbortController()
-    const leaseMs = Date.parse(row.lease_expires_at!) - clock.now().getTime()
-    const leaseTimer = clock.setTimer(leaseMs, () => lease.abort(new Error('job lease expired')))
+    const expire = () => lease.abort(new Error('job lease expired'))
+    let leaseTimer = clock.setTimer(Date.parse(row.lease_expires_at!) - clock.now().getTime(), expire)
+    const renewLease = async () => {
+      if (lease.signal.aborted) return false
+      const now = clock.now()
+      const renewed = await renewJob(db.kysely, held, new Date(now.getTime() + reg.leaseMs).toISOString(), now.toISOString())
+      if (renewed && !lease.signal.aborted) {
+        leaseTimer.cancel()
+        leaseTimer = clock.setTimer(reg.leaseMs, expire)
+      }
+      return renewed
+    }
     // What the handler settled in its own transaction, if it did.
     let settled: 'done' | 'retry' | undefined
     let settledRecorded = false
@@ -108,6 +120,7 @@ export function createJobs(deps: JobsDeps): Jobs {
       attempt: row.attempts,
       maxAttempts: row.max_attempts,
       signal: lease.signal,
+      renewLease,
       async complete(executor: Executor) {
         settled = 'done'
         return (settledRecorded = await completeJob(executor, held, clock.now().toISOString()))
@@ -228,6 +241,18 @@ export function createJobs(deps: JobsDeps): Jobs {
     return work
   }
 
+  /** One job now, if it is due or its lease lapsed (an operator's command), in its kind's pool. */
+  async function runById(id: string): Promise<RunSummary> {
+    const before = { ...totals }
+    const job = await findJob(db.kysely, id)
+    const reg = job && kinds.get(job.kind)
+    if (!job || !reg) return { succeeded: 0, failed: 0, lost: 0 }
+    const now = clock.now()
+    const [row] = await claimJobs(db, { kind: job.kind, id, owner, now: now.toISOString(), leaseExpiresAt: new Date(now.getTime() + reg.leaseMs).toISOString(), limit: 1, lapsed: true })
+    if (row) await launch(job.kind, reg, row)
+    return { succeeded: totals.succeeded - before.succeeded, failed: totals.failed - before.failed, lost: totals.lost - before.lost }
+  }
+
   async function runUntilIdle(): Promise<RunSummary> {
     const before = { ...totals }
     await failAbandoned(db.kysely, clock.now().toISOString())
@@ -279,6 +304,7 @@ export function createJobs(deps: JobsDeps): Jobs {
     wake() {
       if (!stopping) track(pumpAll()).catch((err) => deps.onError?.(err))
     },
+    runJob: (id) => track(runById(id)),
     start(pollMs) {
       if (poller) throw new Error('jobs polling is already started; stop() it first')
       if (!(pollMs > 0)) throw new RangeError(`jobs: the poll interval must be positive, got ${pollMs}`)

@@ -15,6 +15,12 @@ export interface JobInfo {
   /** Aborted when this worker's lease lapses: another worker may then take the job, so stop work that is not done. */
   signal: AbortSignal
   /**
+   * Extends the lease by the kind's leaseMs from now, while this worker still holds it: a long handler calls it
+   * now and then (a heartbeat), so a short lease can still let a crashed worker's job go quickly. False when the
+   * lease was already lost.
+   */
+  renewLease(): Promise<boolean>
+  /**
    * Marks the job done through `executor`, the handler's own transaction, so that its work and the job's completion
    * commit together (a crash can no longer leave the work done and the job to run again). False when the claim was
    * lost. A handler that returns after calling it is not completed again by the runner.

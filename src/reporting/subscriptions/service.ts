@@ -50,10 +50,38 @@ function columns(organizationId: string, s: NormalizedSubscription): Omit<Subscr
   }
 }
 
+/** Two formatters per zone, built once: constructing an Intl.DateTimeFormat costs more than the rest of a list call. */
+const formatters = new Map<string, { day: Intl.DateTimeFormat; offset: Intl.DateTimeFormat }>()
+function formattersOf(zone: string) {
+  let found = formatters.get(zone)
+  if (!found) {
+    found = {
+      day: new Intl.DateTimeFormat('en-CA', { timeZone: zone, year: 'numeric', month: '2-digit', day: '2-digit' }),
+      offset: new Intl.DateTimeFormat('en-US', { timeZone: zone, timeZoneName: 'longOffset' }),
+    }
+    // Bounded by the spec's list of zones, which validation enforces before anything is stored.
+    formatters.set(zone, found)
+  }
+  return found
+}
+
 /** `HHMM` as a date-time: that time on the day the subscription was written, in its own zone, with the zone's offset. */
 export function startDateTime(hhmm: string, zone: string, writtenAt: Date): string {
-  const day = new Intl.DateTimeFormat('en-CA', { timeZone: zone, year: 'numeric', month: '2-digit', day: '2-digit' }).format(writtenAt)
-  const name = new Intl.DateTimeFormat('en-US', { timeZone: zone, timeZoneName: 'longOffset' }).formatToParts(writtenAt).find((p) => p.type === 'timeZoneName')?.value ?? 'GMT'
+  // Every list call renders the same rows again: the answer for a row is kept until it is written again.
+  const memoKey = `${hhmm}|${zone}|${writtenAt.getTime()}`
+  const memo = startDateTimes.get(memoKey)
+  if (memo !== undefined) return memo
+  if (startDateTimes.size >= 10_000) startDateTimes.clear()
+  const value = computeStartDateTime(hhmm, zone, writtenAt)
+  startDateTimes.set(memoKey, value)
+  return value
+}
+const startDateTimes = new Map<string, string>()
+
+function computeStartDateTime(hhmm: string, zone: string, writtenAt: Date): string {
+  const f = formattersOf(zone)
+  const day = f.day.format(writtenAt)
+  const name = f.offset.formatToParts(writtenAt).find((p) => p.type === 'timeZoneName')?.value ?? 'GMT'
   const offset = name === 'GMT' ? '+00:00' : name.slice(3)
   return `${day}T${hhmm.slice(0, 2)}:${hhmm.slice(2)}:00${offset}`
 }
@@ -89,7 +117,8 @@ export function createSubscriptionsService(deps: SubscriptionsDeps): Subscriptio
         const same = (Object.keys(wanted) as (keyof typeof wanted)[]).every((k) => String(current[k]) === String(wanted[k]))
         if (same) return 'unchanged'
       }
-      const now = deps.clock.now().toISOString()
+      // updated_at is the version the report scheduler follows: every change moves it, even within one millisecond.
+      const now = new Date(Math.max(deps.clock.now().getTime(), current ? Date.parse(current.updated_at) + 1 : 0)).toISOString()
       await repo.upsert(tx, { ...wanted, created_at: current?.created_at ?? now, updated_at: now })
       return current ? 'updated' : 'created'
     })

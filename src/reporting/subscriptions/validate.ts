@@ -55,7 +55,8 @@ function checkCommon(body: Common, definitions: DefinitionsService, problems: Er
     problem('reportDefinitionName', `unknown report definition${hint ? ` (did you mean ${hint}?)` : ''}`)
   }
   const reportMimeType = body.reportMimeType ?? 'text/csv'
-  if (definition && !definition.supportedFormats.includes(reportMimeType as never)) problem('reportMimeType', `must be one of ${definition.supportedFormats.join(', ')}`)
+  const formats = definition && reportFormats(definition)
+  if (formats && !formats.includes(reportMimeType)) problem('reportMimeType', `must be one of ${formats.join(', ')}`)
 
   const frequencyText = (body.reportFrequency ?? 'DAILY').toUpperCase()
   let reportFrequency: Frequency | undefined
@@ -94,10 +95,47 @@ function checkCommon(body: Common, definitions: DefinitionsService, problems: Er
 
 export function checkSubscription(body: SubscriptionBody, definitions: DefinitionsService): Checked {
   const problems: ErrorDetail[] = []
-  const problem = (field: string, reason: string) => problems.push({ field, reason })
   const schedule = checkCommon(body, definitions, problems, {})
   const { definition } = schedule
+  const content = checkContent(body, definition, schedule.reportMimeType, problems)
 
+  if (problems.length || !definition || !schedule.reportFrequency || !schedule.timezone) return { ok: false, details: problems }
+  return {
+    ok: true,
+    value: {
+      ...schedule,
+      definition,
+      reportFrequency: schedule.reportFrequency,
+      timezone: schedule.timezone,
+      subscriptionType: 'CUSTOM',
+      subscriptionStatus: 'ACTIVE',
+      reportName: body.reportName,
+      ...content,
+      groupName: body.groupName ?? body.selectedMerchantGroupName ?? null,
+    },
+  }
+}
+
+/** The definition's formats and JSON, which every report can also be written in (an extension to the reference). */
+export function reportFormats(definition: DefinitionFacts): string[] {
+  return [...definition.supportedFormats, 'application/json']
+}
+
+export interface ReportContent {
+  reportFields: string[]
+  reportFilters: Record<string, string[]>
+  reportPreferences: { signedAmounts: boolean; fieldNameConvention: string }
+}
+
+type ContentBody = Pick<SubscriptionBody, 'reportFields' | 'reportFilters'> & { reportPreferences?: { signedAmounts?: boolean | string; fieldNameConvention?: string } }
+
+/**
+ * What a report holds, as subscriptions and one-time reports both name it: fields of the definition (no duplicates),
+ * filters on its filterable fields with known values, and preferences (signedAmounts, default true; the CSV field
+ * name convention SOAPI, SCMP or "Simple Order API" = SOAPI). Problems are added to `problems`.
+ */
+export function checkContent(body: ContentBody, definition: DefinitionFacts | undefined, reportMimeType: string, problems: ErrorDetail[]): ReportContent {
+  const problem = (field: string, reason: string) => problems.push({ field, reason })
   if (body.reportFields.length === 0) problem('reportFields', 'must name at least one field')
   const seen = new Set<string>()
   body.reportFields.forEach((field, i) => {
@@ -123,27 +161,16 @@ export function checkSubscription(body: SubscriptionBody, definitions: Definitio
   if (prefs.fieldNameConvention !== undefined) {
     const convention = CONVENTIONS[prefs.fieldNameConvention]
     if (!convention) problem('reportPreferences.fieldNameConvention', 'must be SOAPI, SCMP or Simple Order API')
-    else if (schedule.reportMimeType !== 'text/csv') problem('reportPreferences.fieldNameConvention', 'applies only to text/csv reports')
+    else if (reportMimeType !== 'text/csv') problem('reportPreferences.fieldNameConvention', 'applies only to text/csv reports')
     else fieldNameConvention = convention
   }
-
-  if (problems.length || !definition || !schedule.reportFrequency || !schedule.timezone) return { ok: false, details: problems }
-  return {
-    ok: true,
-    value: {
-      ...schedule,
-      definition,
-      reportFrequency: schedule.reportFrequency,
-      timezone: schedule.timezone,
-      subscriptionType: 'CUSTOM',
-      subscriptionStatus: 'ACTIVE',
-      reportName: body.reportName,
-      reportFields: body.reportFields,
-      reportFilters,
-      reportPreferences: { signedAmounts: prefs.signedAmounts ?? true, fieldNameConvention },
-      groupName: body.groupName ?? body.selectedMerchantGroupName ?? null,
-    },
+  let signedAmounts = true
+  if (prefs.signedAmounts !== undefined) {
+    if (prefs.signedAmounts === true || prefs.signedAmounts === 'true') signedAmounts = true
+    else if (prefs.signedAmounts === false || prefs.signedAmounts === 'false') signedAmounts = false
+    else problem('reportPreferences.signedAmounts', 'must be true or false')
   }
+  return { reportFields: body.reportFields, reportFilters, reportPreferences: { signedAmounts, fieldNameConvention } }
 }
 
 /**

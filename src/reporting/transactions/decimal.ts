@@ -35,13 +35,27 @@ export function rescale(value: Decimal, scale: number): Decimal {
 
 /** The exact sum of decimal strings, with the largest scale among them (`"0.1" + "0.2"` is `"0.3"`). */
 export function sumDecimals(values: Iterable<string>): string {
-  let total: Decimal = { units: 0n, scale: 0 }
-  for (const value of values) {
+  const total = new DecimalSum()
+  for (const value of values) total.add(value)
+  return total.toString()
+}
+
+/** A running exact sum (what sumDecimals does), for adding many values one at a time without re-parsing the total. */
+export class DecimalSum {
+  #total: Decimal = { units: 0n, scale: 0 }
+
+  add(value: string): this {
     const d = parseDecimal(value)
-    const scale = Math.max(total.scale, d.scale)
-    total = { units: rescale(total, scale).units + rescale(d, scale).units, scale }
+    const total = this.#total
+    if (d.scale === total.scale) total.units += d.units
+    else if (d.scale < total.scale) total.units += d.units * 10n ** BigInt(total.scale - d.scale)
+    else this.#total = { units: total.units * 10n ** BigInt(d.scale - total.scale) + d.units, scale: d.scale }
+    return this
   }
-  return formatDecimal(total)
+
+  toString(): string {
+    return formatDecimal(this.#total)
+  }
 }
 
 /** a × b rounded half away from zero to `scale` decimals (a rate times an amount, a fee). */

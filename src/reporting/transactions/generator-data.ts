@@ -22,7 +22,8 @@ export const BRANDS: readonly (readonly [Brand, number])[] = [
   [{ subtype: 'MC', cardType: 'Mastercard', code: '002', bins: ['555555', '520082', '222300'], discountRate: '2.45', interchangeRate: '1.85', discountFraction: '0.0245', interchangeFraction: '0.0185', fundingLag: 0 }, 30],
   [{ subtype: 'AX', cardType: 'American Express', code: '003', bins: ['378282', '371449'], discountRate: '3.15', interchangeRate: '2.50', discountFraction: '0.0315', interchangeFraction: '0.0250', fundingLag: 1 }, 10],
   [{ subtype: 'DI', cardType: 'Discover', code: '004', bins: ['601111', '644564'], discountRate: '2.50', interchangeRate: '1.90', discountFraction: '0.0250', interchangeFraction: '0.0190', fundingLag: 0 }, 6],
-  [{ subtype: 'DP', cardType: 'Diners Club', code: '005', bins: ['305693', '362270'], discountRate: '2.85', interchangeRate: '2.10', discountFraction: '0.0285', interchangeFraction: '0.0210', fundingLag: 1 }, 4],
+  // DP is PINless debit in the reporting interface's payment subtypes (the spec's list), so the generated brand is too.
+  [{ subtype: 'DP', cardType: 'PINless Debit', code: '005', bins: ['305693', '362270'], discountRate: '2.85', interchangeRate: '2.10', discountFraction: '0.0285', interchangeFraction: '0.0210', fundingLag: 1 }, 4],
 ]
 
 export interface Currency {

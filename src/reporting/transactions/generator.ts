@@ -22,6 +22,7 @@ import {
   type Brand,
   type Currency,
 } from './generator-data.js'
+import { ECHECK, notificationOfChange, toECheck } from './generator-echeck.js'
 import { createRandom, hash32, type Random } from './prng.js'
 
 export interface GenerateOptions {
@@ -39,7 +40,7 @@ const DAY_MS = 86_400_000
 const BATCH_CUTOFF_MS = 23 * 3_600_000
 const RING_SIZE = 5000
 
-type OrderKind = 'sale' | 'authCapture' | 'authOnly' | 'declined' | 'dmReject' | 'review' | 'voided' | 'refund' | 'credit' | 'chargeback'
+type OrderKind = 'sale' | 'authCapture' | 'authOnly' | 'declined' | 'dmReject' | 'review' | 'voided' | 'refund' | 'credit' | 'chargeback' | 'echeck'
 const ORDERS: readonly (readonly [OrderKind, number])[] = [
   ['sale', 44],
   ['authCapture', 22],
@@ -51,6 +52,7 @@ const ORDERS: readonly (readonly [OrderKind, number])[] = [
   ['refund', 8],
   ['credit', 2],
   ['chargeback', 5],
+  ['echeck', 2],
 ]
 
 /** A settled sale or capture that later refunds and chargebacks may refer to. */
@@ -92,13 +94,15 @@ export function* generateTransactions(options: GenerateOptions): Generator<Trans
       const past = kind === 'refund' || kind === 'chargeback' ? pickPast(rng, ring, kind === 'chargeback' ? d - 7 : d - 1) : undefined
       if ((kind === 'refund' || kind === 'chargeback') && !past) kind = 'sale'
       // Orders arrive through the day in time order (with jitter), so rows reach the store nearly sorted by time
-      // and request id, which keeps the indexes' inserts local.
-      const t = dayMs + Math.floor(((emitted + rng.next()) * (DAY_MS - 3_600_000)) / perDay)
+      // and request id, which keeps the indexes' inserts local. The last 90 minutes are left for an order's later rows
+      // (a capture up to an hour on, its void up to 30 minutes after), which must fall on the same day.
+      const t = dayMs + Math.floor(((emitted + rng.next()) * (DAY_MS - 5_400_000)) / perDay)
       const rows: Transaction[] = []
       if (past) {
         rows.push(kind === 'refund' ? refund(ctx, past, t, nextId(t)) : chargeback(ctx, past, t, nextId(t)))
       } else {
         const customer = newCustomer(rng)
+        if (kind === 'echeck') toECheck(rng, customer)
         const amount = drawAmount(rng, customer.currency)
         // Orders of one row take the customer's fields as they are; longer ones copy them per row.
         const shared = kind === 'authCapture' || kind === 'voided'
@@ -131,6 +135,15 @@ export function* generateTransactions(options: GenerateOptions): Generator<Trans
               settle(ctx, capture, customer)
               if (capture.batchId) settledToday.push({ requestId: capture.requestId, amount, currency: customer.currency, brand: customer.brand, day: d, fields: capture.fields })
             }
+            break
+          }
+          case 'echeck': {
+            // Not remembered for refunds or chargebacks (ACH returns are not modelled).
+            const sale = base('sale', t)
+            settle(ctx, sale, customer)
+            const notice = notificationOfChange(rng, sale.fields, t, ctx.endMs)
+            if (notice) sale.fields['NotificationOfChange'] = notice
+            rows.push(sale)
             break
           }
           case 'authOnly':
@@ -207,11 +220,11 @@ function transaction(ctx: Context, customer: Customer, type: TransactionType, re
   const fields = copy ? copyFields(customer.fields) : customer.fields
   fields['Application'] = { Name: APPLICATIONS[type] }
   reply({ fields } as Transaction, '1', '100', 'SOK', 'Request was processed successfully.')
-  if (type === 'authorization' || type === 'sale') {
+  if ((type === 'authorization' || type === 'sale') && customer.brand !== ECHECK) {
     Object.assign(fields['PaymentData']!, { AuthorizationCode: ctx.rng.digits(6), AVSResult: ctx.rng.pick(['Y', 'Y', 'Y', 'X', 'Z', 'N']), CVResult: 'M', ProcessorResponseCode: '00', AuthorizationType: 'O' })
   }
   fields['LineItems']!['UnitPrice'] = amount
-  return { organizationId: ctx.organizationId, requestId, type, requestTime: new Date(ms).toISOString(), paymentSubtype: customer.brand.subtype, currency: customer.currency.code, amount, decision, fields }
+  return { organizationId: ctx.organizationId, requestId, type, requestTime: new Date(ms).toISOString(), ...(customer.brand.subtype ? { paymentSubtype: customer.brand.subtype } : {}), currency: customer.currency.code, amount, decision, fields }
 }
 
 function copyFields(fields: CatalogFields): CatalogFields {
@@ -274,6 +287,9 @@ function settle(ctx: Context, t: Transaction, customer: Customer): void {
   t.settlementAmount = settlementAmount
   const settlementDate = dateOf(batchDayMs + DAY_MS)
   t.fields['Settlement'] = { SettlementDate: settlementDate, Status: 'S', SourceResponseCode: '00' }
+  // The processor's reference for the settled request and the merchant's id at the processor, derived rather than
+  // drawn, so the random sequence (and every other row of a seed) stays as it was.
+  Object.assign(t.fields['PaymentData']!, { TransactionReferenceNumber: referenceNumber(t.requestId), ProcessorMID: `${ctx.orgCode}00${ctx.orgCode}` })
   t.fields['Batch'] = { BatchDate: batchDate, Status: 'Completed', SuccessFlag: 'Y' }
   if (customer.currency.code !== SETTLEMENT_CURRENCY) Object.assign(t.fields['PaymentData']!, { ExchangeRate: customer.currency.rate, ExchangeRateDate: batchDate, OriginalAmount: t.amount, OriginalCurrency: t.currency })
   let funding = settlementAmount
@@ -306,6 +322,10 @@ function settle(ctx: Context, t: Transaction, customer: Customer): void {
     funding = subtract(settlementAmount, total)
   }
   fund(ctx, t, batchDayMs + (2 + customer.brand.fundingLag) * DAY_MS, funding)
+}
+
+function referenceNumber(requestId: string): string {
+  return (hash32(requestId).toString(36) + hash32(`${requestId}:ref`).toString(36)).toUpperCase().padStart(12, '0').slice(-12)
 }
 
 function fund(ctx: Context, t: Transaction, fundingMs: number, amount: string): void {

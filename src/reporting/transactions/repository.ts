@@ -3,8 +3,11 @@
 // query per row and reuses the prepared statement. Reads are by organization and a half-open time window.
 import { CompiledQuery, sql, type SelectQueryBuilder } from 'kysely'
 import type { Dialect, Executor } from '../../platform/db/database.js'
-import type { Database, TransactionsTable } from '../../platform/db/schema.js'
+import type { Database, TransactionsTable, TransactionTalliesTable } from '../../platform/db/schema.js'
 import type { Decision, Transaction, TransactionType } from './catalog.js'
+import { sumDecimals } from './decimal.js'
+import { detailSections, linkedAuthorizationIds, renderSections } from './details.js'
+import { eventsOf, mergeTallies, type Tally } from './tallies.js'
 
 const COLUMNS = [
   'organization_id',
@@ -60,8 +63,44 @@ function sqliteInsert(rows: number): string {
 
 const POSTGRES_INSERT = `insert into transactions (${COLUMNS.join(',')}) select * from unnest(${COLUMNS.map((_, i) => `$${i + 1}::text[]`).join(',')})`
 
-/** Inserts transactions through the caller's handle or transaction; a request id already stored fails the statement. */
+/**
+ * Inserts transactions and what the reports derive from them: tallies, events and detail rows. Give it a
+ * transaction: they must commit together (a request id already stored fails the statement, and the rest with it).
+ */
 export async function insertTransactions(db: Executor, dialect: Dialect, transactions: readonly Transaction[]): Promise<void> {
+  await insertRows(db, dialect, transactions)
+  await addTallies(db, dialect, mergeTallies(transactions))
+  const events = transactions.flatMap(eventsOf).map((e) => ({ organization_id: e.organizationId, kind: e.kind, event_time: e.time, request_id: e.requestId }))
+  for (let start = 0; start < events.length; start += ROWS_PER_STATEMENT) await db.insertInto('transaction_events').values(events.slice(start, start + ROWS_PER_STATEMENT)).execute()
+  await insertDetails(db, transactions)
+}
+
+/**
+ * The detail rows of submitted purchases and refunds. A capture's authorization is found among the transactions
+ * stored with it, or else among those stored before (a capture stored before its authorization shows none).
+ */
+async function insertDetails(db: Executor, transactions: readonly Transaction[]): Promise<void> {
+  const key = (organizationId: string, requestId: string) => `${organizationId}\u0000${requestId}`
+  const known = new Map(transactions.map((t) => [key(t.organizationId, t.requestId), t]))
+  const missing = new Map<string, string[]>()
+  for (const t of transactions) {
+    const linked = linkedAuthorizationIds([t])[0]
+    if (linked !== undefined && !known.has(key(t.organizationId, linked))) missing.set(t.organizationId, [...(missing.get(t.organizationId) ?? []), linked])
+  }
+  for (const [organizationId, ids] of missing) {
+    for (let start = 0; start < ids.length; start += ROWS_PER_STATEMENT) {
+      const rows = await db.selectFrom('transactions').selectAll().where('organization_id', '=', organizationId).where('request_id', 'in', ids.slice(start, start + ROWS_PER_STATEMENT)).execute()
+      for (const row of rows) known.set(key(organizationId, row.request_id), fromRow(row))
+    }
+  }
+  const rows = transactions.flatMap((t) => {
+    const sections = detailSections(t, known.get(key(t.organizationId, t.fields['Request']?.['LinkedRequestID'] ?? '')))
+    return sections ? [{ organization_id: t.organizationId, request_id: t.requestId, request_time: t.requestTime, submission_time: t.submissionTime!, payment_subtype: t.paymentSubtype ?? '', sections: renderSections(sections) }] : []
+  })
+  for (let start = 0; start < rows.length; start += ROWS_PER_STATEMENT) await db.insertInto('transaction_details').values(rows.slice(start, start + ROWS_PER_STATEMENT)).execute()
+}
+
+async function insertRows(db: Executor, dialect: Dialect, transactions: readonly Transaction[]): Promise<void> {
   for (let start = 0; start < transactions.length; start += ROWS_PER_STATEMENT) {
     const chunk = transactions.slice(start, start + ROWS_PER_STATEMENT)
     if (dialect === 'postgres') {
@@ -74,6 +113,71 @@ export async function insertTransactions(db: Executor, dialect: Dialect, transac
       await db.executeQuery(CompiledQuery.raw(sqliteInsert(chunk.length), params))
     }
   }
+}
+
+const tallyRow = (t: Tally): TransactionTalliesTable => ({
+  organization_id: t.organizationId,
+  tally: t.tally,
+  bucket: t.bucket,
+  category: t.category,
+  payment_subtype: t.paymentSubtype,
+  currency: t.currency,
+  count: t.count,
+  amount: t.amount,
+  settled_count: t.settledCount,
+  funded_count: t.fundedCount,
+  funded_amount: t.fundedAmount,
+})
+const TALLY_KEY = ['organization_id', 'tally', 'bucket', 'category', 'payment_subtype', 'currency'] as const
+
+/**
+ * Adds to the stored tallies. PostgreSQL adds in the upsert itself (numeric arithmetic on the decimal text; a
+ * concurrent writer's upsert waits for the row and adds to its result). SQLite cannot add decimal text exactly, so
+ * the stored rows are read and added to in code: safe because the rows' insert before it already holds SQLite's one
+ * write lock until commit.
+ */
+async function addTallies(db: Executor, dialect: Dialect, tallies: Tally[]): Promise<void> {
+  let rows = tallies.map(tallyRow)
+  if (dialect === 'sqlite') {
+    const stored = new Map<string, TransactionTalliesTable>()
+    const organizations = [...new Set(tallies.map((t) => t.organizationId))]
+    const buckets = [...new Set(tallies.map((t) => t.bucket))]
+    for (let start = 0; start < buckets.length; start += ROWS_PER_STATEMENT) {
+      const found = await db.selectFrom('transaction_tallies').selectAll().where('organization_id', 'in', organizations).where('bucket', 'in', buckets.slice(start, start + ROWS_PER_STATEMENT)).execute()
+      for (const row of found) stored.set(rowKey(row), row)
+    }
+    rows = rows.map((row) => {
+      const old = stored.get(rowKey(row))
+      if (!old) return row
+      return {
+        ...row,
+        count: row.count + old.count,
+        amount: sumDecimals([old.amount, row.amount]),
+        settled_count: row.settled_count + old.settled_count,
+        funded_count: row.funded_count + old.funded_count,
+        funded_amount: sumDecimals([old.funded_amount, row.funded_amount]),
+      }
+    })
+  }
+  const added = (column: 'amount' | 'funded_amount') => sql<string>`(${sql.ref(`transaction_tallies.${column}`)}::numeric + ${sql.ref(`excluded.${column}`)}::numeric)::text`
+  const counted = (column: 'count' | 'settled_count' | 'funded_count') => sql<number>`${sql.ref(`transaction_tallies.${column}`)} + ${sql.ref(`excluded.${column}`)}`
+  for (let start = 0; start < rows.length; start += ROWS_PER_STATEMENT) {
+    await db
+      .insertInto('transaction_tallies')
+      .values(rows.slice(start, start + ROWS_PER_STATEMENT))
+      .onConflict((oc) =>
+        oc.columns([...TALLY_KEY]).doUpdateSet((eb) =>
+          dialect === 'postgres'
+            ? { count: counted('count'), amount: added('amount'), settled_count: counted('settled_count'), funded_count: counted('funded_count'), funded_amount: added('funded_amount') }
+            : { count: eb.ref('excluded.count'), amount: eb.ref('excluded.amount'), settled_count: eb.ref('excluded.settled_count'), funded_count: eb.ref('excluded.funded_count'), funded_amount: eb.ref('excluded.funded_amount') },
+        ),
+      )
+      .execute()
+  }
+}
+
+function rowKey(row: TransactionTalliesTable): string {
+  return TALLY_KEY.map((column) => row[column]).join('\u0000')
 }
 
 /** Which of these request ids an organization already has. */

@@ -28,7 +28,7 @@ export async function ingestionRoutes(scope: App, deps: { events: EventPublisher
 
 export async function sandboxEventRoutes(scope: App, deps: { events: EventPublisher; clock: Clock }): Promise<void> {
   scope.post(
-    '/v1/events',
+    '/events',
     {
       schema: {
         operationId: 'sandboxTriggerEvent',

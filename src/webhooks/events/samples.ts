@@ -69,21 +69,29 @@ function sampleInvoice(eventType: string, wording: { subject: string; body: stri
   }
 }
 
+/** A report as GET /reporting/v3/reports/{reportId} answers it, with the event's own id and run, as the engine sends it. */
 function sampleReport(eventType: string, organizationId: string, now: Date): Record<string, unknown> {
   const day = new Date(now.getTime() - 86_400_000).toISOString().slice(0, 10)
   const status = eventType === REPORT_EVENTS.completed ? 'COMPLETED' : eventType === REPORT_EVENTS.noData ? 'NO_DATA' : 'ERROR'
+  const reportId = randomUUID()
+  const at = now.toISOString()
   return {
-    reportId: randomUUID(),
-    organizationId,
+    ...(status === 'COMPLETED' ? { _link: { reportDownload: { href: `/reporting/v3/report-downloads?organizationId=${organizationId}&reportDate=${day}&reportName=My%20Transaction%20Request%20Report`, method: 'GET' } } } : {}),
+    reportDefinitionId: '210',
     reportName: 'My Transaction Request Report',
-    reportDefinitionName: 'TransactionRequestClass',
-    reportFrequency: 'DAILY',
     reportMimeType: 'text/csv',
-    reportStatus: status,
+    reportFrequency: 'DAILY',
+    status,
     reportStartTime: `${day}T00:00:00Z`,
     reportEndTime: `${day}T23:59:59Z`,
     timezone: 'GMT',
-    ...(status === 'COMPLETED' ? { reportDate: day, downloadPath: `/reporting/v3/report-downloads?reportName=My%20Transaction%20Request%20Report&reportDate=${day}&organizationId=${organizationId}` } : {}),
-    ...(status === 'ERROR' ? { message: 'The report could not be generated' } : {}),
+    reportId,
+    organizationId,
+    queuedTime: at,
+    reportGeneratingTime: at,
+    reportCompletedTime: at,
+    subscriptionType: 'CUSTOM',
+    reportEventId: `${reportId}.1`,
+    run: 1,
   }
 }

@@ -5,10 +5,12 @@ import type { Db } from '../../../platform/db/database.js'
 import type { Transaction } from '../catalog.js'
 import type { GenerateOptions } from '../generator.js'
 import * as repo from '../repository.js'
+import { iterateReportRows, type ReportRow, type ReportRowQuery } from '../report-rows.js'
 import { ensureSandboxTransactions, storeGenerated, type GenerateResult } from './generate.js'
 import { importTransactionFile, type ImportOptions, type ImportResult } from './import.js'
 
 export type { TransactionQuery, TimeField } from '../repository.js'
+export type { ReportRow, ReportRowQuery } from '../report-rows.js'
 
 export interface TransactionService {
   importFile(path: string, options: ImportOptions): Promise<ImportResult>
@@ -21,6 +23,8 @@ export interface TransactionService {
   count(query: repo.TransactionQuery): Promise<number>
   countByType(organizationId: string): Promise<Record<string, number>>
   get(organizationId: string, requestId: string): Promise<Transaction | undefined>
+  /** A report's rows: the type, then each field's value, in the window's order (reports over any row count). */
+  reportRows(query: ReportRowQuery, fields: readonly string[], pageSize?: number): AsyncGenerator<ReportRow>
 }
 
 export function createTransactionService(deps: { db: Pick<Db, 'kysely' | 'dialect'>; clock: Clock }): TransactionService {
@@ -34,5 +38,6 @@ export function createTransactionService(deps: { db: Pick<Db, 'kysely' | 'dialec
     count: (query) => repo.countTransactions(db.kysely, query),
     countByType: (organizationId) => repo.countByType(db.kysely, organizationId),
     get: (organizationId, requestId) => repo.getTransaction(db.kysely, organizationId, requestId),
+    reportRows: (query, fields, pageSize) => iterateReportRows(db.kysely, db.dialect, query, fields, pageSize),
   }
 }

@@ -1,0 +1,240 @@
+// `npm run bench:on-demand`: the on-demand reports at volume. BENCH_ROWS (default 1,000,000) transactions for one
+// merchant (testrest) over 90 days ending today are generated through the store's own path into a fresh database;
+// `finapi serve` (the compiled build, sandbox mode, logs to /dev/null) then answers, in one run on this machine:
+//   - purchase-refund-details pages of 2,000 at offsets 0, 500,000 and the last full page (998,000 when the window
+//     holds a million details; the generator's million transactions hold fewer submitted purchases and refunds),
+//     each BENCH_CALLS (default 200) times: the same page again (answered from the rendered-page cache after the
+//     first) and BENCH_CALLS distinct pages from that offset on (each read and rendered);
+//   - a 30-day net funding, BENCH_CALLS times;
+//   - the same SQL the server runs for each, every statement BENCH_CALLS times in the sqlite3 shell (`.timer on`)
+//     or psql (`\timing on`), their p50s and p99s added up, and the naive SQL without the tallies (LIMIT/OFFSET
+//     over the rows; the rows to sum);
+//   - under load (autocannon, 50 connections, BENCH_SECONDS, default 10, after a 2 s warm-up) a page and the net
+//     funding against a raw node:http server answering the same bytes.
+// SQLite always; PostgreSQL too with BENCH_PG_URL (e.g. postgres://postgres@127.0.0.1:55432/postgres), each in a
+// process of its own. The machine is shared: quote the ratios next to the figures.
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process'
+import { createHmac } from 'node:crypto'
+import { mkdtempSync, openSync, rmSync, writeFileSync } from 'node:fs'
+import { createServer } from 'node:net'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import autocannon from 'autocannon'
+import { sql } from 'kysely'
+import pg from 'pg'
+import { request } from 'undici'
+import { openDatabase, type Db } from '../src/platform/db/database.js'
+import { migrateToLatest } from '../src/platform/db/migrate.js'
+import { claimSandboxLoad } from '../src/reporting/transactions/repository.js'
+import { storeGenerated } from '../src/reporting/transactions/service/generate.js'
+
+const ROWS = Number(process.env['BENCH_ROWS'] ?? 1_000_000)
+const CALLS = Number(process.env['BENCH_CALLS'] ?? 200)
+const SECONDS = Number(process.env['BENCH_SECONDS'] ?? 10)
+const PG_URL = process.env['BENCH_PG_URL']
+const DAYS = 90
+const KEY = { id: '08c94330-f618-42a3-b09d-e1e43be5efda', secret: 'yBJxy6LjM2TmcPGu+GaJrHtkke25fPpUX+UY6/L/1tE=', org: 'testrest' }
+const BIN = fileURLToPath(new URL('../bin/finapi.js', import.meta.url))
+const RAW = fileURLToPath(new URL('./server.ts', import.meta.url))
+const DETAIL = "type in ('sale','capture','refund','credit')"
+const COLUMNS = 'organization_id, request_id, type, request_time, submission_time, payment_subtype, currency, amount, batch_id, fields'
+
+const dayMs = Date.parse(new Date().toISOString().slice(0, 10))
+const day = (n: number) => new Date(dayMs + n * 86_400_000).toISOString()
+const percentile = (xs: number[], p: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor((xs.length * p) / 100))]!
+const ms = (x: number) => x.toFixed(1).padStart(7)
+
+function signed(path: string): Record<string, string> {
+  const date = new Date().toUTCString()
+  const host = 'apitest.cybersource.com'
+  const line = `host: ${host}\ndate: ${date}\nrequest-target: get ${path}\nv-c-merchant-id: ${KEY.org}`
+  const signature = createHmac('sha256', Buffer.from(KEY.secret, 'base64')).update(line).digest('base64')
+  return { host, date, 'v-c-merchant-id': KEY.org, signature: `keyid="${KEY.id}", algorithm="HmacSHA256", headers="host date request-target v-c-merchant-id", signature="${signature}"` }
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolve) => {
+    const srv = createServer()
+    srv.listen(0, '127.0.0.1', () => {
+      const address = srv.address()
+      srv.close(() => resolve(typeof address === 'object' && address ? address.port : 0))
+    })
+  })
+}
+
+async function waitFor(url: string, child: ChildProcess) {
+  for (;;) {
+    if (await request(url).then((r) => (r.body.dump(), r.statusCode === 200), () => false)) return
+    if (child.exitCode !== null) throw new Error(`server exited with ${child.exitCode}`)
+    await new Promise((r) => setTimeout(r, 100))
+  }
+}
+
+async function get(url: string, path: string): Promise<{ status: number; body: string; ms: number }> {
+  const start = performance.now()
+  const res = await request(url + path, { headers: signed(path) })
+  const body = await res.body.text()
+  return { status: res.statusCode, body, ms: performance.now() - start }
+}
+
+async function latency(url: string, paths: string[]): Promise<{ p50: number; p99: number; bytes: number }> {
+  const times: number[] = []
+  let bytes = 0
+  for (const path of paths) {
+    const res = await get(url, path)
+    if (res.status !== 200) throw new Error(`${path}: ${res.status} ${res.body.slice(0, 300)}`)
+    times.push(res.ms)
+    bytes = res.body.length
+  }
+  return { p50: percentile(times, 50), p99: percentile(times, 99), bytes }
+}
+
+/** Runs each statement CALLS times in the dialect's own shell, output discarded, and reads its timings (ms). */
+function shell(dialect: string, url: string, statement: string): { p50: number; p99: number } {
+  const script = dialect === 'sqlite' ? `.timer on\n.output /dev/null\n${`${statement};\n`.repeat(CALLS)}` : `\\timing on\n\\o /dev/null\n${`${statement};\n`.repeat(CALLS)}`
+  const run = dialect === 'sqlite' ? spawnSync('sqlite3', [url.slice('sqlite:'.length)], { input: script, encoding: 'utf8', maxBuffer: 1 << 26 }) : spawnSync('psql', ['-X', '-q', url], { input: script, encoding: 'utf8', maxBuffer: 1 << 26 })
+  const pattern = dialect === 'sqlite' ? /Run Time: real ([\d.]+)/g : /Time: ([\d.]+) ms/g
+  const times = [...run.stdout.matchAll(pattern)].map((m) => Number(m[1]) * (dialect === 'sqlite' ? 1000 : 1))
+  if (times.length !== CALLS) throw new Error(`${dialect} shell: ${times.length} timings; ${run.stderr.slice(0, 500)}`)
+  return { p50: percentile(times, 50), p99: percentile(times, 99) }
+}
+
+async function load(url: string, path: string, duration: number) {
+  const result = await autocannon({ url: url + path, connections: 50, duration, headers: signed(path) })
+  if (result.non2xx > 0 || result.errors > 0) throw new Error(`${url}${path}: ${result.non2xx} non-2xx, ${result.errors} errors`)
+  return { rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99 }
+}
+
+async function fresh(dialect: string): Promise<{ url: string; drop(): Promise<void> }> {
+  if (dialect === 'sqlite') {
+    const dir = mkdtempSync(join(tmpdir(), 'finapi-bench-od-'))
+    return { url: `sqlite:${join(dir, 'bench.db')}`, drop: async () => rmSync(dir, { recursive: true, force: true }) }
+  }
+  const name = `bench_od_${process.pid}`
+  const admin = async (sql: string) => {
+    const c = new pg.Client({ connectionString: PG_URL })
+    await c.connect()
+    await c.query(sql)
+    await c.end()
+  }
+  await admin(`create database ${name}`)
+  const url = new URL(PG_URL!)
+  url.pathname = `/${name}`
+  return { url: url.toString(), drop: () => admin(`drop database if exists ${name} with (force)`) }
+}
+
+/** The seek the server makes for a page: the hour holding the offset (from the tallies) and the rows to skip in it. */
+async function seek(db: Db, offset: number, from: string, to: string): Promise<{ bucket: string; skip: number; locate: string }> {
+  const locate = `select bucket, sum(count) as n from transaction_tallies where organization_id = 'testrest' and tally = 'request' and bucket >= '${from}' and bucket < '${to}' group by bucket order by bucket`
+  const hours = await db.kysely.selectFrom('transaction_tallies').select(['bucket', db.kysely.fn.sum<string>('count').as('n')]).where('organization_id', '=', 'testrest').where('tally', '=', 'request').where('bucket', '>=', from).where('bucket', '<', to).groupBy('bucket').orderBy('bucket').execute()
+  let total = 0
+  for (const h of hours) {
+    if (offset < total + Number(h.n)) return { bucket: h.bucket, skip: offset - total, locate }
+    total += Number(h.n)
+  }
+  throw new Error(`offset ${offset} is past the end (${total})`)
+}
+
+async function run(dialect: string) {
+  const database = await fresh(dialect)
+  const children: ChildProcess[] = []
+  try {
+    const db = openDatabase(database.url)
+    await migrateToLatest(db)
+    const perDay = Math.ceil(ROWS / DAYS)
+    // testrest's sandbox data is this data: the server's first start then leaves it alone.
+    await claimSandboxLoad(db.kysely, { organizationId: 'testrest', seed: 'bench', endDate: day(0).slice(0, 10), rows: perDay * DAYS, createdAt: new Date().toISOString() })
+    const started = performance.now()
+    const stored = await storeGenerated(db, { organizationId: 'testrest', days: DAYS, perDay, seed: 'bench', end: day(0).slice(0, 10) })
+    console.log(`\n${dialect}: ${stored.rows} transactions over ${DAYS} days stored in ${((performance.now() - started) / 1000).toFixed(0)} s`)
+    // As a database that has been running would be: statistics current (autovacuum may not have run yet).
+    if (dialect === 'postgres') await sql`vacuum analyze`.execute(db.kysely)
+
+    const port = await freePort()
+    const env = { PATH: process.env['PATH'] ?? '', PORT: String(port), DATABASE_URL: database.url, RATE_LIMIT_PER_MINUTE: '100000000' }
+    const server = spawn(process.execPath, [BIN, 'serve'], { env, stdio: ['ignore', openSync('/dev/null', 'w'), 'inherit'] })
+    children.push(server)
+    const url = `http://127.0.0.1:${port}`
+    await waitFor(`${url}/health/ready`, server)
+
+    const [from, to] = [day(-89), day(1)]
+    const details = await db.kysely.selectFrom('transactions').select(db.kysely.fn.countAll<string>().as('n')).where('organization_id', '=', 'testrest').where('request_time', '>=', from).where('request_time', '<', to).where('type', 'in', ['sale', 'capture', 'refund', 'credit']).where('submission_time', 'is not', null).executeTakeFirstOrThrow()
+    const total = Number(details.n)
+    const last = total - 2000
+    const offsets: [string, number][] = [['offset 0', 0], ['offset 500,000', Math.min(500_000, last)], [total >= 1_000_000 ? 'offset 998,000' : `last page (${last.toLocaleString('en')})`, total >= 1_000_000 ? 998_000 : last]]
+    console.log(`purchase-refund-details window ${from} .. ${to}: ${total.toLocaleString('en')} submitted purchases and refunds`)
+    const page = (offset: number) => `/reporting/v3/purchase-refund-details?startTime=${from}&endTime=${to}&offset=${offset}&limit=2000`
+    const [nfFrom, nfTo] = [day(-40), day(-10)]
+    const funding = `/reporting/v3/net-fundings?startTime=${nfFrom}&endTime=${nfTo}`
+
+    console.log(`\n${CALLS} sequential calls each (ms)            finapi p50  p99   | its SQL p50  p99   | naive SQL p50  p99`)
+    for (const [name, offset] of offsets) {
+      const at = await seek(db, offset, from, to)
+      const pageSql = `select ${COLUMNS} from transactions where organization_id = 'testrest' and request_time >= '${at.bucket}' and request_time < '${to}' and ${DETAIL} and submission_time is not null order by request_time, request_id limit 2000 offset ${at.skip}`
+      const naive = `select ${COLUMNS} from transactions where organization_id = 'testrest' and request_time >= '${from}' and request_time < '${to}' and ${DETAIL} and submission_time is not null order by request_time, request_id limit 2000 offset ${offset}`
+      // Every statement a page costs the server: its generation, the seek, the page, the captures' authorizations.
+      const rows = await db.kysely.selectFrom('transactions').select('fields').where('organization_id', '=', 'testrest').where('request_time', '>=', at.bucket).where('request_time', '<', to).where('type', 'in', ['sale', 'capture', 'refund', 'credit']).where('submission_time', 'is not', null).orderBy('request_time').orderBy('request_id').limit(2000).offset(at.skip).execute()
+      const linked = rows.flatMap((r) => (JSON.parse(r.fields) as { Request?: { LinkedRequestID?: string } }).Request?.LinkedRequestID ?? [])
+      const statements = [
+        `select count from transaction_tallies where organization_id = 'testrest' and tally = 'rows' and bucket = ''`,
+        at.locate,
+        pageSql,
+        `select ${COLUMNS} from transactions where organization_id = 'testrest' and request_id in (${linked.map((id) => `'${id}'`).join(',') || "''"})`,
+      ].map((statement) => shell(dialect, database.url, statement))
+      const theirs = { p50: statements.reduce((n, s) => n + s.p50, 0), p99: statements.reduce((n, s) => n + s.p99, 0) }
+      const naiveRun = shell(dialect, database.url, naive)
+      const distinct = await latency(url, Array.from({ length: CALLS }, (_, i) => page(offset === last ? offset - i : offset + i)))
+      const same = await latency(url, Array.from({ length: CALLS }, () => page(offset)))
+      const label = (s: string) => s.padEnd(43)
+      console.log(`${label(`page, ${name}, distinct pages`)}${ms(distinct.p50)}${ms(distinct.p99)}   | ${ms(theirs.p50)}${ms(theirs.p99)}   | ${ms(naiveRun.p50)}${ms(naiveRun.p99)}`)
+      console.log(`${label(`page, ${name}, same page (${(same.bytes / 2 ** 20).toFixed(1)} MiB)`)}${ms(same.p50)}${ms(same.p99)}`)
+    }
+    const nfSql = `select organization_id, bucket, category, payment_subtype, currency, count, amount, settled_count, funded_count, funded_amount from transaction_tallies where organization_id in ('testrest') and tally = 'funding' and bucket >= '${nfFrom.slice(0, 10)}' and bucket < '${nfTo.slice(0, 10)}'`
+    const nfNaive = `select type, payment_subtype, settlement_currency, settlement_amount, fields from transactions where organization_id = 'testrest' and funding_date >= '${nfFrom.slice(0, 10)}' and funding_date < '${nfTo.slice(0, 10)}'`
+    const nf = await latency(url, Array.from({ length: CALLS }, () => funding))
+    const nfShell = shell(dialect, database.url, nfSql)
+    const nfNaiveShell = shell(dialect, database.url, nfNaive)
+    console.log(`${'net funding, 30 days'.padEnd(43)}${ms(nf.p50)}${ms(nf.p99)}   | ${ms(nfShell.p50)}${ms(nfShell.p99)}   | ${ms(nfNaiveShell.p50)}${ms(nfNaiveShell.p99)}`)
+
+    // Under load: the same bytes from a raw node:http server.
+    const targets = [page(offsets[1]![1]), funding]
+    const bodies: Record<string, string> = {}
+    for (const path of targets) bodies[path] = (await get(url, path)).body
+    const file = join(mkdtempSync(join(tmpdir(), 'finapi-bench-raw-')), 'bodies.json')
+    writeFileSync(file, JSON.stringify(bodies))
+    const raw = await new Promise<{ child: ChildProcess; url: string }>((resolve, reject) => {
+      const child = spawn(process.execPath, ['--import', 'tsx', RAW, 'raw'], { env: { ...process.env, RAW_BODIES_FILE: file }, stdio: ['ignore', 'pipe', 'inherit'] })
+      children.push(child)
+      child.stdout!.on('data', (d: Buffer) => {
+        const p = /PORT (\d+)/.exec(d.toString())?.[1]
+        if (p) resolve({ child, url: `http://127.0.0.1:${p}` })
+      })
+      child.on('exit', (code) => reject(new Error(`raw server exited with ${code}`)))
+    })
+    console.log(`\n50 connections, ${SECONDS} s after a 2 s warm-up          raw req/s  finapi req/s  ratio  finapi p50 p99 ms`)
+    for (const [name, path] of [[`page at ${offsets[1]![0]}`, targets[0]!], ['net funding, 30 days', targets[1]!]] as const) {
+      await load(raw.url, path, 2)
+      const r = await load(raw.url, path, SECONDS)
+      await load(url, path, 2)
+      const a = await load(url, path, SECONDS)
+      console.log(`${name.padEnd(46)}${r.rps.toFixed(0).padStart(9)}  ${a.rps.toFixed(0).padStart(12)}  ${(a.rps / r.rps).toFixed(2).padStart(5)}  ${String(a.p50).padStart(10)} ${String(a.p99).padStart(4)}`)
+    }
+    await db.close()
+  } finally {
+    for (const child of children) child.kill('SIGTERM')
+    await new Promise((r) => setTimeout(r, 300))
+    await database.drop()
+  }
+}
+
+const only = process.env['BENCH_TARGET']
+if (only === undefined) {
+  if (!PG_URL) console.log('BENCH_PG_URL not set: PostgreSQL skipped')
+  for (const name of ['sqlite', ...(PG_URL ? ['postgres'] : [])]) {
+    const child = spawnSync(process.execPath, ['--import', 'tsx', fileURLToPath(import.meta.url)], { env: { ...process.env, BENCH_TARGET: name }, stdio: 'inherit' })
+    if (child.status !== 0) process.exitCode = 1
+  }
+} else {
+  await run(only)
+}

@@ -1,0 +1,153 @@
+// Who a /reporting/v3 call is, by one of three schemes, chosen by its headers:
+// - no Authorization: HTTP Signature (http-signature.ts), the hot path, unchanged and free of the others' work;
+// - `Authorization: Bearer <three base64url parts>`: the official SDK's JWT (jwt.ts), under a reporting key's
+//   shared secret (HS256) or a registered certificate (RS256), its jti remembered in the database;
+// - `Authorization: Bearer fat_…`: an OAuth access token of this server with scope `reporting`, acting for the
+//   organization its grant was made for (its client's, or the merchant user's who allowed it).
+// Each answers the organization the call acts for, or the reason it is refused (counted, never told).
+import type { ReportingKeyService } from '../../applications/reporting-keys.js'
+import type { AccessTokenResolver } from '../../identity/types.js'
+import type { OrganizationService } from '../../organizations/service.js'
+import type { Clock } from '../../platform/clock.js'
+import { sha256Hex } from '../../platform/crypto.js'
+import { checkRequest, verifySignature, type SignatureFailure, type SignedRequest } from './http-signature.js'
+import { checkJwtClaims, looksLikeJwt, parseJwt, verifyJwtSignature, type JwtFailure } from './jwt.js'
+
+/** The scope an OAuth access token needs on the reporting interface. */
+export const REPORTING_SCOPE = 'reporting'
+/** This server's OAuth access tokens (oauth/token-service.ts): `fat_` and base64url. */
+const ACCESS_TOKEN = /^fat_[A-Za-z0-9_-]{1,128}$/
+
+/** Why a bearer call was refused. */
+export type BearerFailure =
+  | 'two_schemes'
+  | 'unsupported_scheme'
+  | 'bad_token'
+  | 'unknown_token'
+  | 'inactive_token'
+  | 'wrong_scope'
+  | 'dpop_bound_token'
+  | 'no_organization'
+  | 'merchant_mismatch'
+
+/** Every reason a reporting call is refused: a closed set, the label of the failure counter. */
+export type ReportingAuthFailure = SignatureFailure | JwtFailure | BearerFailure
+
+export type Scheme = 'http_signature' | 'jwt' | 'oauth'
+
+/** Who a reporting call acts for, set by the gateway before any handler runs. */
+export interface ActingOrganization {
+  /** The organization the call acts for: the authenticated one, or the `organizationId` it named in its subtree. */
+  id: string
+  /** The merchant the credential authenticated for (`v-c-merchant-id`, or an OAuth token's organization). */
+  authenticatedId: string
+  scheme: Scheme
+  /** The reporting key or certificate that signed, or the OAuth client the token was issued to. */
+  credentialId: string
+  /** The credential's own organization: the key's (a parent's in meta-key mode), or the token's. */
+  credentialOrganizationId: string
+}
+
+export type Authentication = { ok: true; acting: ActingOrganization; digest: string | undefined } | { ok: false; reason: ReportingAuthFailure }
+
+/** Remembers JWT ids; false for one remembered already and not expired (atomically, across processes). */
+export interface JwtIdStore {
+  firstSeen(idHash: string, expiresAt: Date): Promise<boolean>
+}
+
+export interface ReportingAuthenticatorDeps {
+  keys: Pick<ReportingKeyService, 'signingKey' | 'certificates'>
+  organizations: Pick<OrganizationService, 'mayActFor'>
+  /** OAuth access tokens (the OAuth feature's token service, passed in: reporting never imports OAuth). */
+  tokens: Pick<AccessTokenResolver, 'find'>
+  jwtIds: JwtIdStore
+  clock: Clock
+}
+
+export interface ReportingAuthenticator {
+  /** HTTP Signature: the signature, date and key; the body's digest is the gateway's to check. */
+  signature(request: SignedRequest): Promise<Authentication>
+  /** An `Authorization` header: a JWT or an OAuth access token. */
+  bearer(request: SignedRequest, authorization: string): Promise<Authentication>
+}
+
+const refuse = (reason: ReportingAuthFailure): Authentication => ({ ok: false, reason })
+
+export function createReportingAuthenticator(deps: ReportingAuthenticatorDeps): ReportingAuthenticator {
+  const { keys, organizations, tokens, jwtIds, clock } = deps
+
+  async function jwt(token: string, request: SignedRequest): Promise<Authentication> {
+    const parsed = parseJwt(token)
+    if (!parsed.ok) return parsed
+    const { jwt } = parsed
+    const now = clock.now().getTime()
+    // The cheap checks first: an expired or misdirected token costs no database read.
+    const checked = checkJwtClaims(jwt.claims, request, now)
+    if (!checked.ok) return checked
+    const { claims } = checked
+    let signer: { id: string; organizationId: string }
+    // The algorithm picks where the kid is looked up, so a certificate can never serve as an HMAC secret.
+    if (jwt.alg === 'HS256') {
+      const key = await keys.signingKey(jwt.kid)
+      if (!key) return refuse('unknown_key')
+      if (!verifyJwtSignature(jwt, { secret: key.secret })) return refuse('bad_signature')
+      signer = key
+    } else {
+      const candidates = await keys.certificates(jwt.kid)
+      if (candidates.length === 0) return refuse('unknown_key')
+      const certificate = candidates.find((c) => verifyJwtSignature(jwt, { publicKey: c.publicKey }))
+      if (!certificate) return refuse('bad_signature')
+      if (now < Date.parse(certificate.notBefore) || now > Date.parse(certificate.notAfter)) return refuse('certificate_expired')
+      signer = certificate
+    }
+    if (claims.issuer !== signer.organizationId) return refuse('jwt_issuer')
+    // The SDK sends no v-c-merchant-id header with a JWT; one that is sent must agree with the signed claim.
+    const header = request.header('v-c-merchant-id')
+    if (header !== undefined && header !== claims.merchantId) return refuse('merchant_mismatch')
+    if (!(await organizations.mayActFor(signer.organizationId, claims.merchantId))) return refuse('merchant_not_allowed')
+    // Last, so only a token that would otherwise be admitted spends its jti (per key: ids are the signer's).
+    if (!(await jwtIds.firstSeen(sha256Hex(`${signer.id} ${claims.jti}`), new Date(claims.rememberUntil)))) return refuse('jwt_replayed')
+    const acting = { id: claims.merchantId, authenticatedId: claims.merchantId, scheme: 'jwt', credentialId: signer.id, credentialOrganizationId: signer.organizationId } as const
+    return { ok: true, acting, digest: claims.digest }
+  }
+
+  async function oauth(token: string, request: SignedRequest): Promise<Authentication> {
+    if (!ACCESS_TOKEN.test(token)) return refuse('bad_token')
+    const found = await tokens.find(sha256Hex(token))
+    if (!found) return refuse('unknown_token')
+    // Expired, revoked (itself, its grant, its client), or a refresh token sent as an access token.
+    if (!found.active) return refuse('inactive_token')
+    // A banking token (scope accounts) never opens reporting.
+    if (!found.scopes.includes(REPORTING_SCOPE)) return refuse('wrong_scope')
+    // Reporting takes no DPoP proofs, and a bound token is worthless without one (RFC 9449 7.1).
+    if (found.jkt !== null) return refuse('dpop_bound_token')
+    const organization = found.organizationId
+    if (organization === null) return refuse('no_organization')
+    // Like a meta key: a v-c-merchant-id header may name the token's organization or one below it.
+    const merchant = request.header('v-c-merchant-id') ?? organization
+    if (merchant !== organization && !(await organizations.mayActFor(organization, merchant))) return refuse('merchant_not_allowed')
+    const acting = { id: merchant, authenticatedId: merchant, scheme: 'oauth', credentialId: found.clientId, credentialOrganizationId: organization } as const
+    return { ok: true, acting, digest: undefined }
+  }
+
+  return {
+    async signature(request) {
+      const checked = checkRequest(request, clock.now())
+      if (!checked.ok) return checked
+      const key = await keys.signingKey(checked.params.keyId)
+      if (!key) return refuse('unknown_key')
+      if (!verifySignature(request, checked.params, key)) return refuse('bad_signature')
+      if (!(await organizations.mayActFor(key.organizationId, checked.merchantId))) return refuse('merchant_not_allowed')
+      const acting = { id: checked.merchantId, authenticatedId: checked.merchantId, scheme: 'http_signature', credentialId: key.id, credentialOrganizationId: key.organizationId } as const
+      return { ok: true, acting, digest: checked.digest }
+    },
+
+    async bearer(request, authorization) {
+      // One credential per call: a signature beside a bearer token is ambiguous, so neither is trusted.
+      if (request.header('signature') !== undefined) return refuse('two_schemes')
+      const token = /^Bearer +([^\s]+) *$/i.exec(authorization)?.[1]
+      if (token === undefined) return refuse('unsupported_scheme')
+      return looksLikeJwt(token) ? jwt(token, request) : oauth(token, request)
+    },
+  }
+}

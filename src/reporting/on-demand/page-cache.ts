@@ -1,0 +1,69 @@
+// Rendered report pages kept as bytes, least recently used first out, within a byte budget. A key names everything
+// a page depends on, the organization's store generation included (its transaction count: rows are only ever
+// added, so an unchanged count means unchanged rows), so an entry can never be served after the data changed; a
+// reconciliation program that fetches a page again, or several processes' clients asking for the same page, get
+// it without the page being read and rendered again.
+
+export interface CachedPage {
+  contentType: string
+  body: Buffer
+}
+
+export class PageCache {
+  readonly #pages = new Map<string, CachedPage>()
+  readonly #pending = new Map<string, Promise<CachedPage>>()
+  #bytes = 0
+
+  constructor(readonly maxBytes = 64 * 2 ** 20) {}
+
+  get(key: string): CachedPage | undefined {
+    const page = this.#pages.get(key)
+    if (page) {
+      this.#pages.delete(key)
+      this.#pages.set(key, page)
+    }
+    return page
+  }
+
+  set(key: string, page: CachedPage): void {
+    // A page larger than a quarter of the budget would push out too much to be worth keeping.
+    if (page.body.length > this.maxBytes / 4) return
+    this.delete(key)
+    this.#pages.set(key, page)
+    this.#bytes += page.body.length
+    for (const [oldest, old] of this.#pages) {
+      if (this.#bytes <= this.maxBytes) break
+      this.#pages.delete(oldest)
+      this.#bytes -= old.body.length
+    }
+  }
+
+  /**
+   * The cached page, or the one `render` makes (kept): requests for a page being rendered wait for that rendering
+   * rather than each doing it again.
+   */
+  async getOrRender(key: string, render: () => Promise<CachedPage>): Promise<CachedPage> {
+    const cached = this.get(key)
+    if (cached) return cached
+    let pending = this.#pending.get(key)
+    if (!pending) {
+      pending = render()
+        .then((page) => (this.set(key, page), page))
+        .finally(() => this.#pending.delete(key))
+      this.#pending.set(key, pending)
+    }
+    return pending
+  }
+
+  get size(): { pages: number; bytes: number } {
+    return { pages: this.#pages.size, bytes: this.#bytes }
+  }
+
+  private delete(key: string): void {
+    const old = this.#pages.get(key)
+    if (old) {
+      this.#pages.delete(key)
+      this.#bytes -= old.body.length
+    }
+  }
+}

@@ -1,0 +1,42 @@
+// The on-demand reports of the reporting interface, built from the database handle and the organization tree
+// (partners' views of their merchants). Each report reads one organization's data, or its subtree's, and nothing
+// else; the organization is the one the gateway resolved for the call.
+import type { OrganizationService } from '../../organizations/service.js'
+import type { Executor } from '../../platform/db/database.js'
+import { createDetailsReport, type Answer } from './details.js'
+import { createEventReports } from './events.js'
+import { createFundingsReport } from './fundings.js'
+import { PageCache } from './page-cache.js'
+import type { DetailsQuery, FundingsQuery, NetFundings, NotificationOfChanges, PaymentBatchSummaries, SummariesQuery, WindowQuery } from './schemas.js'
+import { createSummariesReport } from './summaries.js'
+
+export type { Answer }
+
+export interface OnDemandService {
+  /** A page of submitted purchases and refunds, as JSON, CSV or XML by `accept`. */
+  purchaseRefundDetails(organizationId: string, query: DetailsQuery, accept: string | undefined): Promise<Answer>
+  netFundings(organizationId: string, query: FundingsQuery): Promise<NetFundings>
+  paymentBatchSummaries(organizationId: string, query: SummariesQuery): Promise<PaymentBatchSummaries>
+  /** Every conversion in the window, streamed as JSON, CSV or XML by `accept`. */
+  conversionDetails(organizationId: string, query: WindowQuery, accept: string | undefined): Promise<Answer>
+  notificationOfChanges(organizationId: string, query: WindowQuery): Promise<NotificationOfChanges>
+}
+
+export interface OnDemandDeps {
+  db: Executor
+  organizations: Pick<OrganizationService, 'find' | 'descendants'>
+  /** Bytes of rendered pages kept (default 64 MiB); 0 keeps none. */
+  pageCacheBytes?: number
+}
+
+export function createOnDemandService(deps: OnDemandDeps): OnDemandService {
+  const { db, organizations } = deps
+  const events = createEventReports({ db })
+  return {
+    purchaseRefundDetails: createDetailsReport({ db, cache: new PageCache(deps.pageCacheBytes) }),
+    netFundings: createFundingsReport({ db, organizations }),
+    paymentBatchSummaries: createSummariesReport({ db, organizations }),
+    conversionDetails: events.conversionDetails,
+    notificationOfChanges: events.notificationOfChanges,
+  }
+}

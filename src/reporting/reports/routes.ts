@@ -1,0 +1,90 @@
+// The report operations under /reporting/v3, behind the reporting gateway: one-time reports, search, details and
+// downloads. Thin handlers: the acting organization and validated input go to the service in one call.
+import { Type } from 'typebox'
+import type { BlobStore } from '../../platform/blobs/types.js'
+import { notModified } from '../../platform/errors.js'
+import type { App } from '../../platform/http/app.js'
+import { actingOrganization } from '../gateway.js'
+import { failureBody } from '../schemas.js'
+import { sendReport } from './download.js'
+import { DownloadQuery, OneTimeBody, ReportDetail, ReportIdParams, SearchQuery, SearchResults } from './schemas.js'
+import type { ReportsService } from './service.js'
+
+const tags = ['Reports']
+const File = (description: string) => ({
+  description,
+  content: Object.fromEntries(['text/csv', 'application/xml', 'application/json'].map((type) => [type, { schema: { type: 'string' } }])),
+})
+
+export async function reportRoutes(scope: App, deps: { reports: ReportsService; blobs: BlobStore }): Promise<void> {
+  const { reports } = deps
+
+  scope.post(
+    '/reports',
+    {
+      schema: {
+        operationId: 'createReport',
+        summary: 'Create Adhoc Report',
+        description:
+          'A one-time report of a window (at most REPORT_MAX_WINDOW_DAYS, default 31): 201 and queued at once (PENDING until an open window closes), with its URL in Location; 304 for a request identical to one already made.',
+        tags,
+        body: OneTimeBody,
+        response: { 201: Type.Null({ description: 'Created (no body; Location names the report)' }), 304: Type.Null({ description: 'Not Modified: the same report was already requested' }), 400: failureBody(['INVALID_DATA']) },
+      },
+    },
+    async (request, reply) => {
+      const { created, reportId } = await reports.createOneTime(actingOrganization(request).id, request.body)
+      // Not on the 304: clients that follow redirects would follow any 3xx that names a Location.
+      if (!created) throw notModified()
+      return reply.code(201).header('location', `/reporting/v3/reports/${reportId}`).send(undefined as never)
+    },
+  )
+
+  scope.get(
+    '/reports',
+    {
+      schema: {
+        operationId: 'searchReports',
+        summary: 'Retrieve Available Reports',
+        description: 'Reports whose window overlaps [startTime, endTime) (reportTimeFrame) or that were queued within it (executedTime); 404 when none.',
+        tags,
+        querystring: SearchQuery,
+        response: { 200: SearchResults, 400: failureBody(['INVALID_DATA']) },
+      },
+    },
+    async (request) => {
+      const acting = actingOrganization(request)
+      return { reportSearchResults: await reports.search(acting.id, request.query, acting.id !== acting.authenticatedId) }
+    },
+  )
+
+  scope.get(
+    '/reports/:reportId',
+    {
+      schema: { operationId: 'getReportByReportId', summary: 'Get Report Based on Report Id', tags, params: ReportIdParams, response: { 200: ReportDetail, 400: failureBody(['INVALID_DATA']) } },
+    },
+    async (request) => reports.get(actingOrganization(request).id, request.params.reportId),
+  )
+
+  scope.get(
+    '/report-downloads',
+    {
+      schema: {
+        operationId: 'downloadReport',
+        summary: 'Download a Report',
+        description:
+          "The report's file in its own format whatever Accept says; gzip-encoded as stored for clients that accept it, with an ETag and byte ranges (206, If-Range) so a broken download resumes. 400 when several reports of the name end that day and reportTime does not choose one.",
+        tags: ['Report Downloads'],
+        querystring: DownloadQuery,
+        response: {
+          200: File('The report file'),
+          206: File('Part of the report file (Range)'),
+          304: Type.Null({ description: 'Not Modified (If-None-Match)' }),
+          400: failureBody(['INVALID_DATA']),
+          416: Type.Null({ description: 'Range Not Satisfiable; Content-Range gives the size' }),
+        },
+      },
+    },
+    async (request, reply) => sendReport(request, reply, await reports.findDownload(actingOrganization(request).id, request.query), deps.blobs),
+  )
+}

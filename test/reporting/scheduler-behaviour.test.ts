@@ -1,0 +1,137 @@
+// The scheduler's rules beyond the calendar: the DST policy end to end (a start time inside the skipped hour runs
+// once, as far past the gap as it was into it; inside the repeated hour, once, the first time), missed windows
+// after downtime queued once each, oldest first, and run in that order; sweeps at once queue nothing twice; a
+// changed subscription starts again and a deleted one stops; what a report holds is copied when it is queued.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { FakeClock, startTestApp, type TestApp } from '../support/harness.js'
+import { TESTREST_KEY, signedCall } from '../support/reporting.js'
+
+let t: TestApp
+beforeAll(async () => {
+  t = await startTestApp({ clock: new FakeClock(Date.UTC(2026, 2, 1)), env: { JOBS_POLL_MS: '0' } })
+})
+afterAll(() => t.close())
+
+const put = (body: object) => signedCall(t, { method: 'PUT', path: '/reporting/v3/report-subscriptions', body: JSON.stringify(body), key: TESTREST_KEY })
+const subscribe = (reportName: string, terms: object) => put({ reportDefinitionName: 'TransactionRequestClass', reportName, reportFields: ['Request.RequestID'], ...terms })
+const sweep = () => t.app.services.reporting.scheduler.sweep()
+const setClock = (iso: string) => t.clock.advance(Date.parse(iso) - t.clock.now().getTime())
+const search = async (reportName: string, status?: string) => {
+  const path = `/reporting/v3/reports?startTime=2026-01-01T00:00:00Z&endTime=2027-01-01T00:00:00Z&timeQueryType=reportTimeFrame&reportName=${encodeURIComponent(reportName)}${status ? `&reportStatus=${status}` : ''}`
+  const res = await signedCall(t, { method: 'GET', path, key: TESTREST_KEY })
+  return res.status === 404 ? [] : (res.json.reportSearchResults as { reportId: string; status: string; reportStartTime: string; reportEndTime: string; reportFields?: string[] }[])
+}
+const windows = async (reportName: string, status?: string) => (await search(reportName, status)).map((r) => `${r.reportStartTime} → ${r.reportEndTime}`)
+
+describe('the DST policy, end to end', () => {
+  it('a daily run at 02:30 New York time: once on the night the hour is skipped, at 03:30 EDT; windows of 24 and 23 hours', async () => {
+    expect((await subscribe('skipped hour', { timezone: 'America/New_York', startTime: '0230' })).status).toBe(200)
+    setClock('2026-03-06T12:00:00Z')
+    await sweep()
+    for (const at of ['2026-03-07T07:30:00Z', '2026-03-08T07:30:00Z', '2026-03-09T06:30:00Z']) {
+      setClock(at)
+      t.clock.advance(-1)
+      expect((await sweep()).queued).toEqual([])
+      t.clock.advance(1)
+      expect((await sweep()).queued.map((q) => q.reportName)).toEqual(['skipped hour'])
+    }
+    expect(await windows('skipped hour', 'QUEUED')).toEqual([
+      '2026-03-06T02:30:00-05:00 → 2026-03-07T02:30:00-05:00',
+      '2026-03-07T02:30:00-05:00 → 2026-03-08T03:30:00-04:00',
+      '2026-03-08T03:30:00-04:00 → 2026-03-09T02:30:00-04:00',
+    ])
+  })
+
+  it('a daily run at 01:30 New York time: once on the night the hour repeats, the first time; windows of 24 and 25 hours', async () => {
+    expect((await subscribe('repeated hour', { timezone: 'America/New_York', startTime: '0130' })).status).toBe(200)
+    setClock('2026-10-31T00:00:00Z')
+    await sweep()
+    const queued: string[] = []
+    for (const at of ['2026-10-31T05:30:00Z', '2026-11-01T05:30:00Z', '2026-11-01T06:30:00Z', '2026-11-02T06:30:00Z']) {
+      setClock(at)
+      queued.push(...(await sweep()).queued.filter((q) => q.reportName === 'repeated hour').map((q) => new Date(q.end).toISOString()))
+    }
+    // 06:30Z on 1 November is 01:30 again (EST): no second run.
+    expect(queued).toEqual(['2026-10-31T05:30:00.000Z', '2026-11-01T05:30:00.000Z', '2026-11-02T06:30:00.000Z'])
+    expect((await windows('repeated hour', 'QUEUED')).slice(-2)).toEqual([
+      '2026-10-31T01:30:00-04:00 → 2026-11-01T01:30:00-04:00',
+      '2026-11-01T01:30:00-04:00 → 2026-11-02T01:30:00-05:00',
+    ])
+  })
+
+  it('Lord Howe: 02:15 inside its 30-minute gap runs at 02:45; windows of 23.5 hours across it', async () => {
+    expect((await subscribe('half hour gap', { timezone: 'Australia/Lord_Howe', startTime: '0215' })).status).toBe(200)
+    setClock('2026-10-02T00:00:00Z')
+    await sweep()
+    setClock('2026-10-04T00:00:00Z')
+    await sweep()
+    expect((await windows('half hour gap', 'QUEUED')).slice(-2)).toEqual([
+      '2026-10-02T02:15:00+10:30 → 2026-10-03T02:15:00+10:30',
+      '2026-10-03T02:15:00+10:30 → 2026-10-04T02:45:00+11:00',
+    ])
+  })
+})
+
+describe('after downtime', () => {
+  it('queues each missed window once, oldest first, due in that order; a second sweep at once adds nothing', async () => {
+    setClock('2026-11-10T00:00:00Z')
+    expect((await subscribe('missed', { timezone: 'GMT', startTime: '0600' })).status).toBe(200)
+    await sweep()
+    expect(await windows('missed')).toEqual(['2026-11-09T06:00:00+00:00 → 2026-11-10T06:00:00+00:00'])
+    // The server is down for four and a half days; then two sweeps start at once.
+    setClock('2026-11-14T12:00:00Z')
+    const [a, b] = await Promise.all([sweep(), sweep()])
+    const queued = [...a.queued, ...b.queued].filter((q) => q.reportName === 'missed')
+    expect(queued.map((q) => new Date(q.end).toISOString().slice(0, 10))).toEqual(['2026-11-10', '2026-11-11', '2026-11-12', '2026-11-13', '2026-11-14'])
+    expect((await sweep()).queued).toEqual([])
+    const results = await search('missed')
+    expect(results.map((r) => r.status)).toEqual(['QUEUED', 'QUEUED', 'QUEUED', 'QUEUED', 'QUEUED', 'PENDING'])
+    // Each is one job, due at its own run instant, so the runner takes the oldest first.
+    const jobs = await t.db.kysely.selectFrom('jobs').select(['payload', 'run_at']).where('kind', '=', 'report.generate').orderBy('run_at').execute()
+    const order = jobs.map((j) => (JSON.parse(j.payload) as { instanceId: string }).instanceId).filter((id) => results.some((r) => r.reportId === id))
+    expect(order).toEqual(results.slice(0, 5).map((r) => r.reportId))
+    expect(new Set(jobs.map((j) => j.payload)).size).toBe(jobs.length)
+
+    // Generated, one at a time as the runner claims them: started and finished oldest first.
+    const summary = await t.app.services.jobs.runDue()
+    expect(summary.failed).toBe(0)
+    const done = await search('missed')
+    expect(done.slice(0, 5).map((r) => r.status)).toEqual(['NO_DATA', 'NO_DATA', 'NO_DATA', 'NO_DATA', 'NO_DATA'])
+  })
+})
+
+describe('subscription changes', () => {
+  it('a changed start time replaces the open window; a deletion removes it and nothing more is queued', async () => {
+    setClock('2026-12-01T00:00:00Z')
+    expect((await subscribe('changing', { timezone: 'Europe/London', startTime: '0800' })).status).toBe(200)
+    await sweep()
+    expect(await windows('changing', 'PENDING')).toEqual(['2026-11-30T08:00:00+00:00 → 2026-12-01T08:00:00+00:00'])
+    expect((await subscribe('changing', { timezone: 'Europe/London', startTime: '1800', reportFields: ['Request.RequestID', 'Request.MerchantID'] })).status).toBe(200)
+    expect((await sweep()).synced).toBe(1)
+    expect(await windows('changing', 'PENDING')).toEqual(['2026-11-30T18:00:00+00:00 → 2026-12-01T18:00:00+00:00'])
+    setClock('2026-12-01T18:00:00Z')
+    const [queued] = (await sweep()).queued.filter((q) => q.reportName === 'changing')
+    const detail = await signedCall(t, { method: 'GET', path: `/reporting/v3/reports/${queued!.reportId}`, key: TESTREST_KEY })
+    expect(detail.json).toMatchObject({ reportStatus: 'QUEUED', reportFields: ['Request.RequestID', 'Request.MerchantID'] })
+
+    expect((await signedCall(t, { method: 'DELETE', path: '/reporting/v3/report-subscriptions/changing', key: TESTREST_KEY })).status).toBe(200)
+    expect((await sweep()).dropped).toBe(1)
+    expect(await windows('changing', 'PENDING')).toEqual([])
+    setClock('2026-12-05T00:00:00Z')
+    expect((await sweep()).queued.filter((q) => q.reportName === 'changing')).toEqual([])
+    expect(await windows('changing')).toEqual(['2026-11-30T18:00:00+00:00 → 2026-12-01T18:00:00+00:00'])
+  })
+
+  it('USER_DEFINED runs every interval from startTime within each local day', async () => {
+    setClock('2026-12-10T00:00:00Z')
+    expect((await subscribe('every 8h', { timezone: 'Asia/Katmandu', startTime: '0100', reportFrequency: 'USER_DEFINED', reportInterval: 'PT8H' })).status).toBe(200)
+    await sweep()
+    setClock('2026-12-11T00:00:00Z')
+    await sweep()
+    expect(await windows('every 8h', 'QUEUED')).toEqual([
+      '2026-12-10T01:00:00+05:45 → 2026-12-10T09:00:00+05:45',
+      '2026-12-10T09:00:00+05:45 → 2026-12-10T17:00:00+05:45',
+      '2026-12-10T17:00:00+05:45 → 2026-12-11T01:00:00+05:45',
+    ])
+  })
+})
