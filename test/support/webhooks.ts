@@ -44,13 +44,12 @@ export async function startReceiver(now: () => number = () => Date.now()): Promi
     waitFor(count, timeoutMs = 10_000) {
       return new Promise((resolve, reject) => {
         const timer = setTimeout(() => reject(new Error(`the receiver got ${receiver.received.length} requests, not ${count}`)), timeoutMs)
-        const check = () => {
-          if (receiver.received.length < count) return false
+        const check = (): void => {
+          if (receiver.received.length < count) return void waiters.push(check)
           clearTimeout(timer)
           resolve(receiver.received)
-          return true
         }
-        if (!check()) waiters.push(() => void check())
+        check()
       })
     },
     async close() {
