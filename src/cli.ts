@@ -19,6 +19,7 @@ import { TRANSACTIONS_USAGE, TransactionUsageError, runTransactionsCommand } fro
 import { createTransactionService } from './reporting/transactions/service/index.js'
 import { TransactionImportError } from './reporting/transactions/service/import.js'
 import { REPORTS_USAGE, ReportsUsageError, runReportsCommand } from './reporting/reports/cli.js'
+import { WEBHOOKS_USAGE, WebhookUsageError, runWebhooksCommand } from './webhooks/cli.js'
 
 const USAGE = `Usage: finapi <command>
 
@@ -56,7 +57,7 @@ const USAGE = `Usage: finapi <command>
                               every PRUNE_INTERVAL_SECONDS)
   import <file.json>          load customers, credentials, accounts and exchange rates, all or nothing
   import --schema             print the JSON Schema of the import file
-${TRANSACTIONS_USAGE}${REPORTS_USAGE}`
+${TRANSACTIONS_USAGE}${REPORTS_USAGE}${WEBHOOKS_USAGE}`
 
 class UsageError extends Error {}
 
@@ -346,6 +347,9 @@ async function main(argv: string[]): Promise<void> {
     case 'reports':
     case 'clock':
       return runReportsCommand(command, rest, (fn) => withServices(config, (services, db) => domainOrUsage(() => fn({ reporting: services.reporting, db }))), systemClock)
+    case 'events':
+    case 'webhooks':
+      return runWebhooksCommand(command, rest, (fn) => withServices(config, (services) => fn(services.webhooks)))
     case 'transactions':
       return runTransactionsCommand(rest, (fn) => withServices(config, (_services, db) => fn(createTransactionService({ db, clock: systemClock }))), systemClock.now())
     default:
@@ -362,6 +366,8 @@ main(process.argv.slice(2)).catch((err: unknown) => {
     process.stderr.write(`finapi: ${err.message}\n`)
   } else if (err instanceof TransactionUsageError) {
     process.stderr.write(`finapi: ${err.message}\n\n${USAGE}`)
+  } else if (err instanceof WebhookUsageError) {
+    process.stderr.write(`finapi: ${err.message}\n`)
   } else if (err instanceof ConfigError || err instanceof UsageError) {
     process.stderr.write(`finapi: ${err.message}\n`)
     if (err instanceof UsageError) process.stderr.write(`\n${USAGE}`)

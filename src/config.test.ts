@@ -21,9 +21,14 @@ describe('loadConfig', () => {
     expect(loadConfig({ PRUNE_INTERVAL_SECONDS: '30' }).pruneIntervalMs).toBe(30_000)
   })
 
-  it('lets outbound calls reach private networks in the sandbox only, unless told otherwise', () => {
-    expect(loadConfig({}).outboundAllowPrivateNetworks).toBe(true)
-    expect(loadConfig({ MODE: 'production', DATABASE_URL: 'postgres://u@h/db', SECRETS_KEY: 'k'.repeat(40) }).outboundAllowPrivateNetworks).toBe(false)
+  it('lets outbound calls reach private networks only when told so; webhook receivers on loopback in the sandbox', () => {
+    const production = { MODE: 'production', DATABASE_URL: 'postgres://u@h/db', SECRETS_KEY: 'k'.repeat(40) }
+    expect(loadConfig({}).outboundAllowPrivateNetworks).toBe(false)
+    expect(loadConfig(production).outboundAllowPrivateNetworks).toBe(false)
+    expect(loadConfig({}).webhookAllowedNetworks).toEqual(['127.0.0.0/8', '::1/128'])
+    expect(loadConfig(production).webhookAllowedNetworks).toEqual([])
+    expect(loadConfig({ WEBHOOK_ALLOWED_NETWORKS: 'none' }).webhookAllowedNetworks).toEqual([])
+    expect(loadConfig({ ...production, WEBHOOK_ALLOWED_NETWORKS: '10.1.0.0/16, fd00::/8,192.168.1.10' }).webhookAllowedNetworks).toEqual(['10.1.0.0/16', 'fd00::/8', '192.168.1.10'])
     expect(loadConfig({ OUTBOUND_ALLOW_PRIVATE_NETWORKS: 'false' }).outboundAllowPrivateNetworks).toBe(false)
     expect(loadConfig({ MODE: 'production', DATABASE_URL: 'postgres://u@h/db', SECRETS_KEY: 'k'.repeat(40), OUTBOUND_ALLOW_PRIVATE_NETWORKS: 'true' }).outboundAllowPrivateNetworks).toBe(true)
     expect(loadConfig({}).outboundTimeoutMs).toBe(10_000)
@@ -32,6 +37,8 @@ describe('loadConfig', () => {
 
   it.each([
     ['OUTBOUND_ALLOW_PRIVATE_NETWORKS', 'yes'],
+    ['WEBHOOK_ALLOWED_NETWORKS', '10.0.0.0/33'],
+    ['WEBHOOK_ALLOWED_NETWORKS', 'intranet'],
     ['OUTBOUND_TIMEOUT_MS', '5'],
     ['PORT', 'abc'],
     ['PORT', '70000'],

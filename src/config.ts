@@ -1,5 +1,6 @@
 // Configuration is read from the environment once, at boot, checked against one schema and frozen.
 // Nothing else in the code base reads process.env.
+import { parseNetwork } from './platform/outbound-http.js'
 import { Type, type Static } from 'typebox'
 import { Value } from 'typebox/value'
 
@@ -38,6 +39,8 @@ const EnvSchema = Type.Object({
   // No default here: it depends on MODE (allowed in the sandbox, refused in production).
   OUTBOUND_ALLOW_PRIVATE_NETWORKS: Type.Optional(Type.Enum(['true', 'false'])),
   OUTBOUND_TIMEOUT_MS: Type.Integer({ minimum: 100, maximum: 300_000, default: 10_000 }),
+  // No default here either: loopback in the sandbox, nothing in production.
+  WEBHOOK_ALLOWED_NETWORKS: Type.Optional(Type.String({ maxLength: 4096 })),
   PUBLIC_URL: Type.Optional(Type.String({ pattern: '^https?://[^/?#]+$' })),
   OAUTH_SIGN_IN_PER_MINUTE: Type.Integer({ minimum: 1, default: 20 }),
   OAUTH_SIGN_IN_PER_CLIENT_PER_MINUTE: Type.Integer({ minimum: 1, default: 600 }),
@@ -112,6 +115,11 @@ export interface Config {
   readonly outboundAllowPrivateNetworks: boolean
   /** The whole deadline of one outbound call, connect to last body byte. */
   readonly outboundTimeoutMs: number
+  /**
+   * Networks webhook receivers may be on although the address guard refuses them (CIDRs or addresses): loopback in
+   * the sandbox by default, none in production.
+   */
+  readonly webhookAllowedNetworks: readonly string[]
   readonly reports: {
     /** Longest window of a one-time report. */
     readonly maxWindowDays: number
@@ -188,7 +196,8 @@ export function loadConfig(env: Env): Config {
     bodyMinBytesPerSecond: e.BODY_MIN_BYTES_PER_SECOND,
     bodyRateWindowMs: e.BODY_RATE_WINDOW_MS,
     maxConnections: e.MAX_CONNECTIONS,
-    outboundAllowPrivateNetworks: (e.OUTBOUND_ALLOW_PRIVATE_NETWORKS ?? (e.MODE === 'sandbox' ? 'true' : 'false')) === 'true',
+    outboundAllowPrivateNetworks: e.OUTBOUND_ALLOW_PRIVATE_NETWORKS === 'true',
+    webhookAllowedNetworks: Object.freeze(parseNetworks(e.WEBHOOK_ALLOWED_NETWORKS ?? (e.MODE === 'sandbox' ? SANDBOX_ALLOWED_NETWORKS : 'none'))),
     outboundTimeoutMs: e.OUTBOUND_TIMEOUT_MS,
     publicUrl: e.PUBLIC_URL,
     reports: Object.freeze({
@@ -206,6 +215,21 @@ export function loadConfig(env: Env): Config {
     }),
   } as Omit<Config, 'secretsKey'>
   return Object.freeze(Object.defineProperty(config, 'secretsKey', { value: secretsKey, enumerable: false }) as Config)
+}
+
+/** The sandbox's receivers run on the developer's machine. */
+export const SANDBOX_ALLOWED_NETWORKS = '127.0.0.0/8,::1/128'
+
+/** `none`, or a comma-separated list of CIDRs or addresses (`10.1.0.0/16,fd00::/8,192.168.1.10`). */
+function parseNetworks(value: string): string[] {
+  if (value.trim() === 'none') return []
+  const nets = value.split(',').map((n) => n.trim())
+  for (const net of nets) {
+    if (!parseNetwork(net)) {
+      throw new ConfigError(`Invalid environment variable WEBHOOK_ALLOWED_NETWORKS=${JSON.stringify(value)}: ${JSON.stringify(net)} is not a CIDR or an address (or use none)`)
+    }
+  }
+  return nets
 }
 
 function parseTrustProxy(value: string | undefined): boolean | number | string {

@@ -22,6 +22,9 @@ import { createHousekeeping, type Housekeeping } from './platform/housekeeping.j
 import { createJobs, pruneDoneJobs, type Jobs } from './platform/jobs/service.js'
 import { createMaintenanceSwitch, type MaintenanceSwitch } from './platform/maintenance.js'
 import { reportingFeature, type ReportingRoutes, type ReportingServices } from './reporting/feature.js'
+import type { LookupAll } from './platform/outbound-http.js'
+import { webhooksFeature, type WebhooksServices } from './webhooks/feature.js'
+import { publishReportEvent } from './webhooks/events/report-events.js'
 import type { ReportFinishedHook } from './reporting/reports/generate.js'
 import { reportingSandboxFeature } from './reporting/sandbox-feature.js'
 import { createDatabaseBlobStore } from './platform/blobs/database-store.js'
@@ -49,6 +52,8 @@ export interface Services {
   /** HTTP Signature keys of organizations, secrets sealed. */
   reportingKeys: ReportingKeyService
   reporting: ReportingServices
+  /** Webhook keys, subscriptions, event publishing (`webhooks.events.publish`) and deliveries. */
+  webhooks: WebhooksServices
   housekeeping: Housekeeping
   /** The one job runner: every feature's job kinds are registered with it; the server polls it. */
   jobs: Jobs
@@ -63,6 +68,8 @@ export interface ServiceOptions {
   extraReportingRoutes?: readonly ReportingRoutes[]
   /** Mounted after the built-in features; the tests mount probe API families this way. */
   extraFeatures?: readonly Feature[]
+  /** Tests: the webhook retries' jitter source and the resolver webhook deliveries use. */
+  webhooks?: { random?: () => number; lookup?: LookupAll }
   /** Told of every report that ends, inside the transaction recording it (the webhooks feature's hook). */
   onReportFinished?: ReportFinishedHook
 }
@@ -83,7 +90,8 @@ export function createServices(config: Config, infrastructure: Infrastructure, o
   const { db, clock, logger } = infrastructure
   const applications = createApplicationService({ db, clock })
   // The owner names this process in a job's lease, so two processes on one database never take each other's jobs.
-  const jobs = createJobs({ db, clock, owner: `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`, onError: (err, job) => logger.warn({ err, job }, 'job failed') })
+  const owner = `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`
+  const jobs = createJobs({ db, clock, owner, onError: (err, job) => logger.warn({ err, job }, 'job failed') })
   const maintenance = createMaintenanceSwitch({ db, clock, onError: (err) => logger.warn({ err }, 'maintenance poll failed') })
 
   // The one cycle of the wiring: identity resolves OAuth access tokens through OAuth's token service, and OAuth's
@@ -134,12 +142,31 @@ export function createServices(config: Config, infrastructure: Infrastructure, o
     blobs: reportStore(config, db, clock),
     sandbox: config.mode === 'sandbox',
     reports: config.reports,
-    onReportFinished: options.onReportFinished,
+    // Late-bound like accessTokens above: the webhooks feature is built after reporting, whose gateway it uses.
+    onReportFinished: options.onReportFinished ?? ((event, tx) => publishReportEvent(webhooks.services.events, event, tx)),
     log: (fields, message) => logger.info(fields, message),
     extraRoutes: options.extraReportingRoutes,
   })
   const sandboxClock = config.mode === 'sandbox' ? [reportingSandboxFeature({ clock, gateway: reporting.services.gateway, sandboxClock: reporting.services.sandboxClock })] : []
-  const features: Feature[] = [identity, banking, oauth, reporting, ...sandboxClock, ...(options.extraFeatures ?? [])]
+  const webhooks = webhooksFeature({
+    db,
+    clock,
+    jobs,
+    organizations,
+    gateway: reporting.services.gateway,
+    secretsKey: config.secretsKey,
+    settings: {
+      mode: config.mode,
+      outboundTimeoutMs: config.outboundTimeoutMs,
+      handlerTimeoutMs: config.handlerTimeoutMs,
+      allowPrivateNetworks: config.outboundAllowPrivateNetworks,
+      allowedNetworks: config.webhookAllowedNetworks,
+    },
+    worker: owner,
+    onStatusChange: (change) => logger.info(change, 'webhook subscription status changed'),
+    ...options.webhooks,
+  })
+  const features: Feature[] = [identity, banking, oauth, reporting, ...sandboxClock, webhooks, ...(options.extraFeatures ?? [])]
 
   for (const feature of features) for (const job of feature.jobs ?? []) jobs.register(job.kind, job.handler as JobHandler, job.options)
 
@@ -162,6 +189,7 @@ export function createServices(config: Config, infrastructure: Infrastructure, o
     organizations,
     reportingKeys,
     reporting: reporting.services,
+    webhooks: webhooks.services,
     housekeeping,
     jobs,
     features,

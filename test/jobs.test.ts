@@ -4,7 +4,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import type { Db } from '../src/platform/db/database.js'
 import { createJobs, pruneDoneJobs, type Jobs } from '../src/platform/jobs/service.js'
-import { exponentialBackoff, type JobInfo } from '../src/platform/jobs/types.js'
+import { DeferJob, RetryJob, exponentialBackoff, type JobInfo } from '../src/platform/jobs/types.js'
 import { FakeClock } from './support/clock.js'
 import { openMigratedTestDatabase, TEST_DIALECT } from './support/database.js'
 
@@ -190,5 +190,71 @@ describe(`jobs on ${TEST_DIALECT}`, () => {
     clock.advance(60_001)
     expect(await pruneDoneJobs(db, clock, 60_000)).toBe(1)
     expect((await allJobs()).map((r) => r.status)).toEqual(['failed'])
+  })
+
+  it('retries at the moment a RetryJob names, without reporting it as an error', async () => {
+    let calls = 0
+    jobs.register('scheduled', async () => {
+      if (++calls === 1) throw new RetryJob(42_000, 'receiver answered 503')
+    })
+    const { id } = await jobs.enqueue(db.kysely, { kind: 'scheduled', payload: {} })
+    expect(await jobs.runDue()).toEqual({ succeeded: 0, failed: 1, lost: 0 })
+    expect(await jobs.get(id)).toMatchObject({ status: 'pending', attempts: 1, lastError: 'RetryJob: receiver answered 503', runAt: new Date(clock.now().getTime() + 42_000).toISOString() })
+    expect(errors).toEqual([])
+    clock.advance(42_000)
+    expect((await jobs.runDue()).succeeded).toBe(1)
+  })
+
+  it('gives a deferred job back without counting the attempt', async () => {
+    const attempts: number[] = []
+    jobs.register('deferred', async (_p, job) => {
+      attempts.push(job.attempt)
+      if (attempts.length < 3) throw new DeferJob(500)
+    })
+    const { id } = await jobs.enqueue(db.kysely, { kind: 'deferred', payload: {} })
+    await jobs.runDue()
+    expect(await jobs.get(id)).toMatchObject({ status: 'pending', attempts: 0 })
+    clock.advance(500)
+    await jobs.runDue()
+    clock.advance(500)
+    await jobs.runDue()
+    expect(attempts).toEqual([1, 1, 1])
+    expect(await jobs.get(id)).toMatchObject({ status: 'done', attempts: 1 })
+  })
+
+  it('refills a slot as soon as its job finishes: one slow job never holds back the others', async () => {
+    let release: () => void = () => {}
+    const done: number[] = []
+    jobs.register<{ n: number }>(
+      'pooled',
+      (payload) => (payload.n === 0 ? new Promise<void>((r) => (release = r)) : Promise.resolve(void done.push(payload.n))),
+      { concurrency: 2 },
+    )
+    for (let n = 0; n < 6; n++) await jobs.enqueue(db.kysely, { kind: 'pooled', payload: { n } })
+    const run = jobs.runDue()
+    await expect.poll(() => done.length).toBe(5) // all through the one free slot while job 0 hangs
+    release()
+    expect(await run).toEqual({ succeeded: 6, failed: 0, lost: 0 })
+  })
+
+  it('wake() starts due work at once, without waiting for a poll', async () => {
+    const ran: string[] = []
+    jobs.register<string>('woken', async (p) => void ran.push(p))
+    await jobs.enqueue(db.kysely, { kind: 'woken', payload: 'now' })
+    jobs.wake()
+    await expect.poll(() => ran).toEqual(['now'])
+    await jobs.stop()
+  })
+
+  it('keeps claiming after a claim that found no free slot', async () => {
+    let release: () => void = () => {}
+    let runs = 0
+    jobs.register('one-at-a-time', () => (runs++ === 0 ? new Promise<void>((r) => (release = r)) : Promise.resolve()), { concurrency: 1 })
+    for (let i = 0; i < 3; i++) await jobs.enqueue(db.kysely, { kind: 'one-at-a-time', payload: {} })
+    const run = jobs.runDue()
+    await expect.poll(() => runs).toBe(1)
+    jobs.wake() // no slot is free: this claim ends at once
+    release()
+    expect(await run).toEqual({ succeeded: 3, failed: 0, lost: 0 })
   })
 })

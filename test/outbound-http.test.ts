@@ -4,7 +4,7 @@ import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { systemClock } from '../src/platform/clock.js'
-import { createOutboundHttp, isBlockedAddress } from '../src/platform/outbound-http.js'
+import { createAddressGuard, createOutboundHttp, isBlockedAddress, type LookupAll } from '../src/platform/outbound-http.js'
 
 let server: Server
 let base: string
@@ -109,5 +109,38 @@ describe('the address guard (private networks refused)', () => {
     for (const address of ['8.8.8.8', '1.1.1.1', '172.32.0.1', '100.128.0.1', '2606:4700:4700::1111', '::ffff:8.8.8.8']) {
       expect(isBlockedAddress(address), address).toBe(false)
     }
+  })
+})
+
+describe("the operator's allowed networks, and DNS answers checked at connect time", () => {
+  const allowed = createOutboundHttp({ clock: systemClock, allowPrivateNetworks: false, allowedNetworks: ['127.0.0.0/8'], timeoutMs: 2_000 })
+  afterAll(() => allowed.close())
+
+  it('reaches a receiver on an allowed network, also spelled IPv4-mapped, and nothing else private', async () => {
+    expect(await allowed.request({ url: `${base}/ok`, method: 'POST', body: 'x' })).toMatchObject({ ok: true, status: 200 })
+    const guard = createAddressGuard({ allowPrivateNetworks: false, allowedNetworks: ['127.0.0.0/8', 'fd00:1::/32'] })
+    for (const address of ['127.0.0.1', '127.9.9.9', '::ffff:127.0.0.1', 'fd00:1::5']) expect(guard.refuses(address), address).toBe(false)
+    for (const address of ['10.0.0.1', '::ffff:10.0.0.1', '169.254.169.254', '::1', 'fd00:2::1', '64:ff9b::7f00:1']) expect(guard.refuses(address), address).toBe(true)
+  })
+
+  it('checks the addresses a name resolves to when connecting, not when it was first checked (DNS rebinding)', async () => {
+    let answers = 0
+    // First a public address (what a check at subscription time would see), then loopback.
+    const rebinding: LookupAll = (_host, _o, cb) => cb(null, [{ address: answers++ === 0 ? '93.184.216.34' : '127.0.0.1', family: 4 }])
+    const guard = createAddressGuard({ allowPrivateNetworks: false, lookup: rebinding })
+    expect(await guard.check('rebind.example')).toEqual({ ok: true, addresses: ['93.184.216.34'] })
+    const client = createOutboundHttp({ clock: systemClock, allowPrivateNetworks: false, lookup: rebinding, timeoutMs: 2_000 })
+    const before = received.length
+    const port = new URL(base).port
+    expect(await client.request({ url: `http://rebind.example:${port}/ok` })).toMatchObject({ ok: false, error: { kind: 'blocked_address', message: expect.stringContaining('rebind.example resolves to 127.0.0.1') } })
+    expect(received.length).toBe(before)
+    await client.close()
+  })
+
+  it('names an unresolvable host and a blocked answer among several', async () => {
+    const guard = createAddressGuard({ allowPrivateNetworks: false, lookup: (_h, _o, cb) => cb(null, [{ address: '8.8.8.8', family: 4 }, { address: '10.0.0.7', family: 4 }]) })
+    expect(await guard.check('mixed.example')).toEqual({ ok: false, reason: 'blocked', address: '10.0.0.7' })
+    const none = createAddressGuard({ allowPrivateNetworks: false, lookup: (_h, _o, cb) => cb(Object.assign(new Error('nope'), { code: 'ENOTFOUND' }), []) })
+    expect(await none.check('nothing.example')).toEqual({ ok: false, reason: 'unresolvable' })
   })
 })

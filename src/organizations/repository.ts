@@ -1,4 +1,5 @@
 // SQL for organizations. Takes the database handle or a transaction; the service owns the boundary.
+import { sql } from 'kysely'
 import type { Executor } from '../platform/db/database.js'
 import type { OrganizationsTable } from '../platform/db/schema.js'
 
@@ -16,6 +17,18 @@ export async function insert(db: Executor, row: OrganizationRow): Promise<boolea
 
 export function list(db: Executor): Promise<OrganizationRow[]> {
   return db.selectFrom('organizations').selectAll().orderBy('created_at').orderBy('id').execute()
+}
+
+/** The organization and its ancestors, nearest first, in one statement (at most `maxDepth` levels up). */
+export async function lineage(db: Executor, id: string, maxDepth: number): Promise<string[]> {
+  const { rows } = await sql<{ id: string }>`
+    with recursive chain(id, parent_id, depth) as (
+      select id, parent_id, 0 from organizations where id = ${id}
+      union all
+      select o.id, o.parent_id, c.depth + 1 from organizations o join chain c on o.id = c.parent_id where c.depth < ${maxDepth}
+    )
+    select id from chain order by depth`.execute(db)
+  return rows.map((r) => r.id)
 }
 
 /** The organizations directly below any of these. */

@@ -2,7 +2,7 @@
 // send (`v-c-merchant-id`, `organizationId`). The one authorization rule lives here: X may act for Y when Y is X
 // or one of X's descendants.
 import type { Clock } from '../platform/clock.js'
-import type { Db } from '../platform/db/database.js'
+import type { Db, Executor } from '../platform/db/database.js'
 import type { OrganizationType } from '../platform/db/schema.js'
 import { conflict, invalid } from '../platform/errors.js'
 import * as repo from './repository.js'
@@ -51,6 +51,11 @@ export interface OrganizationService {
   /** Creates it unless an organization with this id exists (sandbox start-up; safe for concurrent starts). */
   ensure(input: NewOrganization): Promise<void>
   list(): Promise<Organization[]>
+  /**
+   * The ids of the organization and its ancestors, nearest first (empty for an unknown id). Read through `executor`
+   * when given (a caller's open transaction). Organizations never move, so a known lineage is remembered.
+   */
+  lineage(id: string, executor?: Executor): Promise<readonly string[]>
 }
 
 export function createOrganizationService(deps: { db: Pick<Db, 'kysely'>; clock: Clock }): OrganizationService {
@@ -97,11 +102,25 @@ export function createOrganizationService(deps: { db: Pick<Db, 'kysely'>; clock:
     return { id: input.id, type: input.type, parent_id: input.parentId ?? null, name: input.name ?? input.id, created_at: clock.now().toISOString() }
   }
 
+  const lineages = new Map<string, readonly string[]>()
+
+  async function lineageIds(id: string, executor?: Executor): Promise<readonly string[]> {
+    const hit = lineages.get(id)
+    if (hit) return hit
+    const ids = await repo.lineage(executor ?? db.kysely, id, MAX_DEPTH)
+    if (ids.length > 0) {
+      if (lineages.size >= KNOWN_ORGANIZATIONS) lineages.clear()
+      lineages.set(id, Object.freeze(ids))
+    }
+    return ids
+  }
+
   return {
     find,
+    lineage: lineageIds,
 
     async mayActFor(actor, target) {
-      return (await lineage(target)).some((org) => org.id === actor)
+      return (await lineageIds(target)).includes(actor)
     },
 
     async descendants(id) {

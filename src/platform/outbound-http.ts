@@ -5,6 +5,7 @@
 // that resolves to a public address when checked and a private one when used (DNS rebinding) cannot pass it.
 // Failures come back as a small typed error, never thrown, for a deliverer to store and retry on.
 import { lookup as dnsLookup, type LookupAddress, type LookupAllOptions, type LookupOptions } from 'node:dns'
+import { promisify } from 'node:util'
 import { BlockList, isIP } from 'node:net'
 import { Agent, buildConnector, request } from 'undici'
 import type { Clock } from './clock.js'
@@ -34,10 +35,24 @@ export interface OutboundHttp {
   close(): Promise<void>
 }
 
-export interface OutboundOptions {
-  clock: Clock
-  /** Skips the address guard: the sandbox and tests deliver to receivers on loopback. Never in production. */
+/** dns.lookup with `all: true`: every address of a name (injectable, so tests can play DNS rebinding). */
+export type LookupAll = (hostname: string, options: { family?: number }, callback: (err: NodeJS.ErrnoException | null, addresses: LookupAddress[]) => void) => void
+
+const systemLookupAll: LookupAll = (hostname, options, callback) => dnsLookup(hostname, { family: options.family ?? 0, all: true }, callback)
+
+export interface AddressGuardOptions {
+  /** Skips the address guard altogether (OUTBOUND_ALLOW_PRIVATE_NETWORKS). Never in production. */
   allowPrivateNetworks: boolean
+  /**
+   * Networks (CIDRs or single addresses) reachable although the guard would refuse them: the operator's own
+   * receivers on a private network, or loopback in the sandbox (WEBHOOK_ALLOWED_NETWORKS).
+   */
+  allowedNetworks?: readonly string[]
+  lookup?: LookupAll
+}
+
+export interface OutboundOptions extends AddressGuardOptions {
+  clock: Clock
   /** The whole call's deadline, from connecting to the last body byte (default 10 s). */
   timeoutMs?: number
   /** Larger response bodies are cut off and reported as too_large (default 1 MiB). */
@@ -90,6 +105,60 @@ export function isBlockedAddress(address: string): boolean {
   return BLOCKED_ADDRESSES.check(address, family === 4 ? 'ipv4' : 'ipv6')
 }
 
+/** A network given as a CIDR (`10.0.0.0/8`, `fd00::/8`) or a single address, checked; undefined when malformed. */
+export function parseNetwork(text: string): { address: string; prefix: number; family: 'ipv4' | 'ipv6' } | undefined {
+  const [address = '', prefixText, ...rest] = text.trim().split('/')
+  const version = isIP(address)
+  if (version === 0 || rest.length > 0) return undefined
+  const max = version === 4 ? 32 : 128
+  const prefix = prefixText === undefined ? max : /^\d{1,3}$/.test(prefixText) ? Number(prefixText) : NaN
+  if (!(prefix >= 0 && prefix <= max)) return undefined
+  return { address, prefix, family: version === 4 ? 'ipv4' : 'ipv6' }
+}
+
+/** Which addresses outbound calls may not reach, with the operator's exceptions. */
+export interface AddressGuard {
+  refuses(address: string): boolean
+  /** Every address `hostname` resolves to (or the literal itself); a refused one among them is named. */
+  check(hostname: string): Promise<{ ok: true; addresses: string[] } | { ok: false; reason: 'unresolvable' | 'blocked'; address?: string }>
+}
+
+export function createAddressGuard(options: AddressGuardOptions): AddressGuard {
+  const allowed = new BlockList()
+  for (const text of options.allowedNetworks ?? []) {
+    const net = parseNetwork(text)
+    if (!net) throw new Error(`not a network: ${text}`)
+    allowed.addSubnet(net.address, net.prefix, net.family)
+    // An allowed IPv4 network is allowed in its IPv4-mapped IPv6 spelling too.
+    if (net.family === 'ipv4') allowed.addSubnet(`::ffff:${net.address}`, 96 + net.prefix, 'ipv6')
+  }
+  const refuses = (address: string) => {
+    if (options.allowPrivateNetworks) return false
+    const family = isIP(address)
+    if (family === 0) return true
+    return isBlockedAddress(address) && !allowed.check(address, family === 4 ? 'ipv4' : 'ipv6')
+  }
+  const lookupAll = promisify(options.lookup ?? systemLookupAll) as (hostname: string, options: { family?: number }) => Promise<LookupAddress[]>
+  return {
+    refuses,
+    async check(hostname) {
+      const host = hostname.replace(/^\[(.*)\]$/, '$1')
+      let addresses: string[]
+      if (isIP(host) !== 0) addresses = [host]
+      else {
+        try {
+          addresses = (await lookupAll(host, {})).map((a) => a.address)
+        } catch {
+          return { ok: false, reason: 'unresolvable' }
+        }
+        if (addresses.length === 0) return { ok: false, reason: 'unresolvable' }
+      }
+      const blocked = addresses.find(refuses)
+      return blocked === undefined ? { ok: true, addresses } : { ok: false, reason: 'blocked', address: blocked }
+    },
+  }
+}
+
 class BlockedAddressError extends Error {
   override name = 'BlockedAddressError'
   readonly code = 'ERR_BLOCKED_ADDRESS'
@@ -108,28 +177,31 @@ class DeadlineError extends Error {
 
 type LookupCallback = (err: NodeJS.ErrnoException | null, address: string | LookupAddress[], family?: number) => void
 
-/** dns.lookup that fails when any address of the name is blocked (a name with one private address is refused). */
-function guardedLookup(hostname: string, options: LookupOptions, callback: LookupCallback): void {
-  const all: LookupAllOptions = { ...options, all: true } as LookupAllOptions
-  dnsLookup(hostname, all, (err, addresses) => {
-    if (err) return callback(err, [])
-    const blocked = addresses.find((a) => isBlockedAddress(a.address))
-    if (blocked) return callback(new BlockedAddressError(hostname, blocked.address), [])
-    if (options.all) return callback(null, addresses)
-    const first = addresses[0]
-    if (!first) return callback(Object.assign(new Error(`${hostname} has no address`), { code: 'ENOTFOUND' }), [])
-    callback(null, first.address, first.family)
-  })
+/** dns.lookup that fails when any address of the name is refused (a name with one private address is refused). */
+function guardedLookup(guard: AddressGuard, lookupAll: LookupAll) {
+  return (hostname: string, options: LookupOptions, callback: LookupCallback): void => {
+    lookupAll(hostname, { family: typeof options.family === 'number' ? options.family : 0 }, (err, addresses) => {
+      if (err) return callback(err, [])
+      const blocked = addresses.find((a) => guard.refuses(a.address))
+      if (blocked) return callback(new BlockedAddressError(hostname, blocked.address), [])
+      if ((options as LookupAllOptions).all) return callback(null, addresses)
+      const first = addresses[0]
+      if (!first) return callback(Object.assign(new Error(`${hostname} has no address`), { code: 'ENOTFOUND' }), [])
+      callback(null, first.address, first.family)
+    })
+  }
 }
 
 export function createOutboundHttp(options: OutboundOptions): OutboundHttp {
   const timeoutMs = options.timeoutMs ?? 10_000
   const maxBodyBytes = options.maxBodyBytes ?? 1024 * 1024
-  const base = buildConnector(options.allowPrivateNetworks ? { timeout: timeoutMs } : { timeout: timeoutMs, lookup: guardedLookup })
+  const guard = createAddressGuard(options)
+  const unguarded = options.allowPrivateNetworks && !options.lookup
+  const base = buildConnector(unguarded ? { timeout: timeoutMs } : { timeout: timeoutMs, lookup: guardedLookup(guard, options.lookup ?? systemLookupAll) })
   const connect: buildConnector.connector = (opts, callback) => {
     // IP literals never reach the lookup hook; they are checked here, still before any connection is made.
     const host = opts.hostname.replace(/^\[(.*)\]$/, '$1')
-    if (!options.allowPrivateNetworks && isIP(host) !== 0 && isBlockedAddress(host)) {
+    if (isIP(host) !== 0 && guard.refuses(host)) {
       callback(new BlockedAddressError(host, host), null)
       return
     }

@@ -1,7 +1,7 @@
 // The reporting security suite, HTTP Signature part (the JWT and OAuth bearer parts are security-jwt.test.ts and
 // security-oauth.test.ts): every /reporting/v3 route and the sandbox clock (/sandbox/v1, the same gateway), the
-// test-only probe POST (mounted inside the reporting scope, behind the same gateway) included, against every way of
-// not being allowed.
+// test-only probe POST (mounted inside the reporting scope, behind the same gateway) included, and the webhook
+// routes behind the same gateway, against every way of not being allowed.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { FakeClock, startTestApp, type Response, type TestApp } from '../support/harness.js'
 import { ACCT_KEY, OTHER_KEY, TESTREST_KEY, signedCall, signedHeaders, type SignOptions } from '../support/reporting.js'
@@ -20,6 +20,8 @@ beforeAll(async () => {
     reportIds[org] = (await t.app.services.reporting.reports.createOneTime(org, ONE_TIME)).reportId
   }
   await t.app.services.jobs.runDue()
+  // A webhook subscription needs a signing key of its organization.
+  for (const org of ['testrest', 'testrest_two']) await t.app.services.webhooks.keys.save({ id: org, authenticatedId: org }, {})
 })
 afterAll(() => t.close())
 
@@ -52,6 +54,13 @@ const ROUTES: Route[] = [
   { name: 'POST /sandbox/v1/clock', method: 'POST', path: '/sandbox/v1/clock', body: () => JSON.stringify({ to: new Date(Date.UTC(2026, 1, 1, 10) + ++clockCalls * 60_000).toISOString() }) },
   // The on-demand reports, over windows of the sandbox's 90 days (they end on the clock's date).
   ...ON_DEMAND,
+  // The webhook routes behind the same gateway (those by webhookId are covered by test/webhooks/management.test.ts).
+  { name: 'POST /kms/egress/v2/keys-sym', method: 'POST', path: '/kms/egress/v2/keys-sym', body: '{}' },
+  { name: 'GET /notification-subscriptions/v2/webhooks', method: 'GET', path: '/notification-subscriptions/v2/webhooks' },
+  { name: 'POST /notification-subscriptions/v2/webhooks', method: 'POST', path: '/notification-subscriptions/v2/webhooks', body: JSON.stringify({ products: [{ productId: 'customerInvoicing', eventTypes: ['invoicing.customer.invoice.paid'] }], webhookUrl: 'http://127.0.0.1:9/hook' }) },
+  { name: 'GET /webhooks/v1/notifications', method: 'GET', path: '/webhooks/v1/notifications' },
+  { name: 'POST /webhooks/v1/events', method: 'POST', path: '/webhooks/v1/events', body: '{"eventType":"invoicing.customer.invoice.paid","data":{}}' },
+  { name: 'POST /sandbox/v1/events', method: 'POST', path: '/sandbox/v1/events', body: '{"eventType":"reporting.report.no-data"}' },
 ]
 
 const AUTH_FAILED = { response: { rmsg: 'Authentication Failed' } }

@@ -4,7 +4,7 @@ import { Agent, request as httpRequest } from 'undici'
 import { buildApp, type App } from '../../src/app.js'
 import type { V2Routes } from '../../src/banking/feature.js'
 import { prepareDatabase } from '../../src/bootstrap.js'
-import { createServices } from '../../src/services.js'
+import { createServices, type ServiceOptions } from '../../src/services.js'
 import type { Feature } from '../../src/platform/feature.js'
 import type { ReportingRoutes } from '../../src/reporting/feature.js'
 import type { ReportFinishedHook } from '../../src/reporting/reports/generate.js'
@@ -64,6 +64,8 @@ export interface TestAppOptions {
   extraFeatures?: Feature[]
   /** Probe routes mounted inside the /reporting/v3 scope, behind the reporting gateway. */
   reportingRoutes?: ReportingRoutes[]
+  /** The webhook retries' jitter source, the resolver deliveries use. */
+  webhooks?: ServiceOptions['webhooks']
   /** Told of every report that ends, inside the transaction recording it. */
   onReportFinished?: ReportFinishedHook
 }
@@ -83,7 +85,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
   })
   const db = openDatabase(config.databaseUrl)
   const infrastructure = { db, clock, logger: createLogger(config.logLevel, sink) }
-  const services = createServices(config, infrastructure, { extraV2Routes: options.features, extraFeatures: options.extraFeatures, extraReportingRoutes: options.reportingRoutes, onReportFinished: options.onReportFinished })
+  const services = createServices(config, infrastructure, { extraV2Routes: options.features, extraFeatures: options.extraFeatures, extraReportingRoutes: options.reportingRoutes, onReportFinished: options.onReportFinished, webhooks: options.webhooks })
   await prepareDatabase(config, infrastructure, services)
   const app = await buildApp({ config, ...infrastructure, services })
   await app.listen({ host: '127.0.0.1', port: 0 })

@@ -17,6 +17,7 @@ import * as m0013 from '../../migrations/0013_report_subscriptions.js'
 import * as m0014 from '../../migrations/0014_reporting_bearer_auth.js'
 import * as m0015 from '../../migrations/0015_transaction_tallies.js'
 import * as m0016 from '../../migrations/0016_report_engine.js'
+import * as m0017 from '../../migrations/0017_webhooks.js'
 
 const migrations: Record<string, Migration> = {
   '0001_foundation': m0001,
@@ -34,6 +35,7 @@ const migrations: Record<string, Migration> = {
   '0014_reporting_bearer_auth': m0014,
   '0015_transaction_tallies': m0015,
   '0016_report_engine': m0016,
+  '0017_webhooks': m0017,
 }
 
 const provider: MigrationProvider = { getMigrations: async () => migrations }

@@ -3,9 +3,11 @@
 import type { Insertable, Selectable } from 'kysely'
 import type { ReportClocksTable, ReportEventsTable, ReportInstancesTable, ReportSchedulesTable } from './schema-reports.js'
 import type { TransactionDetailsTable, TransactionEventsTable, TransactionSandboxLoadsTable, TransactionTalliesTable, TransactionsTable } from './schema-transactions.js'
+import type { WebhookAttemptsTable, WebhookEventsTable, WebhookKeysTable, WebhookNotificationsTable, WebhookSubscriptionsTable } from './schema-webhooks.js'
 
 export type * from './schema-reports.js'
 export type * from './schema-transactions.js'
+export type * from './schema-webhooks.js'
 
 export interface ApplicationsTable {
   id: string
@@ -339,6 +341,11 @@ export interface Database {
   report_schedules: ReportSchedulesTable
   report_events: ReportEventsTable
   report_clocks: ReportClocksTable
+  webhook_keys: WebhookKeysTable
+  webhook_subscriptions: WebhookSubscriptionsTable
+  webhook_events: WebhookEventsTable
+  webhook_notifications: WebhookNotificationsTable
+  webhook_attempts: WebhookAttemptsTable
 }
 
 export type ApplicationRow = Selectable<ApplicationsTable>

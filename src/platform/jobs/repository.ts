@@ -4,7 +4,7 @@
 // apply while the worker still holds the claim (same owner and attempt), so a worker whose lease lapsed and whose
 // job was taken over cannot overwrite the new attempt's result.
 import { randomUUID } from 'node:crypto'
-import type { ExpressionBuilder, Selectable } from 'kysely'
+import { sql, type ExpressionBuilder, type Selectable } from 'kysely'
 import type { Db } from '../db/database.js'
 import type { Database, JobsTable } from '../db/schema.js'
 import type { Executor } from './types.js'
@@ -38,38 +38,46 @@ export async function insertJob(
   return { id: existing.id, created: false }
 }
 
-/** Claims up to `limit` due jobs of `kind` for `owner` until `leaseExpiresAt`, counting the attempt. */
-export async function claimJobs(db: Pick<Db, 'kysely' | 'dialect'>, claim: { kind: string; owner: string; now: string; leaseExpiresAt: string; limit: number; id?: string }): Promise<JobRow[]> {
+/**
+ * Claims up to `limit` due jobs of `kind` for `owner` until `leaseExpiresAt`, counting the attempt: pending jobs in
+ * run_at order (an index range, stopping at `limit`), and with `lapsed` also running jobs whose lease lapsed (their
+ * worker died), which are rare and looked for on polls only. `id`: that job only (an operator's command).
+ */
+export async function claimJobs(
+  db: Pick<Db, 'kysely' | 'dialect'>,
+  claim: { kind: string; owner: string; now: string; leaseExpiresAt: string; limit: number; lapsed?: boolean; id?: string },
+): Promise<JobRow[]> {
   const { now } = claim
-  return db.kysely
-    .updateTable('jobs')
-    .set((eb) => ({
-      status: 'running',
-      lease_owner: claim.owner,
-      lease_expires_at: claim.leaseExpiresAt,
-      attempts: eb('attempts', '+', 1),
-      updated_at: now,
-    }))
-    .where('id', 'in', (eb) =>
-      eb
-        .selectFrom('jobs')
-        .select('id')
-        .where('kind', '=', claim.kind)
-        .$if(claim.id !== undefined, (q) => q.where('id', '=', claim.id!))
-        .where((w) => w('attempts', '<', w.ref('max_attempts')))
-        .where((w) =>
-          w.or([
-            w.and([w('status', '=', 'pending'), w('run_at', '<=', now)]),
-            // The owner died or hung past its lease: the job is up for grabs again.
-            w.and([w('status', '=', 'running'), w('lease_expires_at', '<=', now)]),
-          ]),
-        )
-        .orderBy('run_at')
-        .limit(claim.limit)
-        .$if(db.dialect === 'postgres', (q) => q.forUpdate().skipLocked()),
-    )
-    .returningAll()
-    .execute()
+  const take = (due: (w: ExpressionBuilder<Database, 'jobs'>) => ReturnType<ExpressionBuilder<Database, 'jobs'>['and']>, order: 'run_at' | 'lease_expires_at', limit: number) =>
+    db.kysely
+      .updateTable('jobs')
+      .set((eb) => ({
+        status: 'running',
+        lease_owner: claim.owner,
+        lease_expires_at: claim.leaseExpiresAt,
+        attempts: eb('attempts', '+', 1),
+        updated_at: now,
+      }))
+      .where('id', 'in', (eb) =>
+        eb
+          .selectFrom('jobs')
+          .select('id')
+          .where('kind', '=', claim.kind)
+          .$if(claim.id !== undefined, (q) => q.where('id', '=', claim.id!))
+          .where(due)
+          .where((w) => w('attempts', '<', w.ref('max_attempts')))
+          .orderBy(order)
+          .limit(limit)
+          .$if(db.dialect === 'postgres', (q) => q.forUpdate().skipLocked()),
+      )
+      .returningAll()
+      .execute()
+  const pendingDue = (w: ExpressionBuilder<Database, 'jobs'>) => w.and([w('status', '=', 'pending'), w('run_at', '<=', now)])
+  // The owner died or hung past its lease: the job is up for grabs again.
+  const lapsedDue = (w: ExpressionBuilder<Database, 'jobs'>) => w.and([w('status', '=', 'running'), w('lease_expires_at', '<=', now)])
+  const lapsed = claim.lapsed ? await take(lapsedDue, 'lease_expires_at', claim.limit) : []
+  if (lapsed.length >= claim.limit) return lapsed
+  return [...lapsed, ...(await take(pendingDue, 'run_at', claim.limit - lapsed.length))]
 }
 
 /** Running jobs whose lease lapsed on their last allowed attempt are failed for good (the worker never reported). */
@@ -111,6 +119,17 @@ export async function completeJob(executor: Executor, held: Held, now: string): 
   return res.numUpdatedRows > 0n
 }
 
+/** completeJob for many jobs of one owner in one statement; returns the ids it completed (those still held). */
+export async function completeJobs(executor: Executor, owner: string, held: readonly Omit<Held, 'owner'>[], now: string): Promise<Set<string>> {
+  if (held.length === 0) return new Set()
+  const pairs = sql.join(held.map((h) => sql`(${h.id}, cast(${h.attempts} as integer))`))
+  const { rows } = await sql<{ id: string }>`
+    update jobs set status = 'done', lease_owner = null, lease_expires_at = null, last_error = null, finished_at = ${now}, updated_at = ${now}
+    where status = 'running' and lease_owner = ${owner} and (id, attempts) in (${pairs})
+    returning id`.execute(executor)
+  return new Set(rows.map((r) => r.id))
+}
+
 /** Records a failed attempt: retried at `retryAt`, or failed for good when no attempt is left. */
 export async function failJob(executor: Executor, held: Held, failure: { error: string; retryAt: string | null; now: string }): Promise<boolean> {
   const res = await executor
@@ -120,6 +139,16 @@ export async function failJob(executor: Executor, held: Held, failure: { error: 
         ? { status: 'failed', last_error: failure.error, lease_owner: null, lease_expires_at: null, finished_at: failure.now, updated_at: failure.now }
         : { status: 'pending', last_error: failure.error, lease_owner: null, lease_expires_at: null, run_at: failure.retryAt, updated_at: failure.now },
     )
+    .where(heldBy(held))
+    .executeTakeFirst()
+  return res.numUpdatedRows > 0n
+}
+
+/** Gives a claimed job back untried: pending again at `runAt`, and the claim's attempt not counted. */
+export async function deferJob(executor: Executor, held: Held, runAt: string, now: string): Promise<boolean> {
+  const res = await executor
+    .updateTable('jobs')
+    .set((eb) => ({ status: 'pending', attempts: eb('attempts', '-', 1), lease_owner: null, lease_expires_at: null, run_at: runAt, updated_at: now }))
     .where(heldBy(held))
     .executeTakeFirst()
   return res.numUpdatedRows > 0n

@@ -3,7 +3,8 @@
 import type { JobStatus } from '../db/schema.js'
 
 /** A caller's database handle or open transaction: enqueue writes the job there, so it commits with the caller's work. */
-export type { Executor } from '../db/database.js'
+import type { Executor } from '../db/database.js'
+export type { Executor }
 
 export interface JobInfo {
   id: string
@@ -19,6 +20,14 @@ export interface JobInfo {
    * lease was already lost.
    */
   renewLease(): Promise<boolean>
+  /**
+   * Marks the job done through `executor`, the handler's own transaction, so that its work and the job's completion
+   * commit together (a crash can no longer leave the work done and the job to run again). False when the claim was
+   * lost. A handler that returns after calling it is not completed again by the runner.
+   */
+  complete(executor: Executor): Promise<boolean>
+  /** Like complete(), but records a failed attempt and the next one `delayMs` from now (failed if none is left). */
+  retry(executor: Executor, delayMs: number, reason: string): Promise<boolean>
 }
 
 export type JobHandler<P = unknown> = (payload: P, job: JobInfo) => Promise<void>
@@ -30,6 +39,11 @@ export interface KindOptions {
   backoff?: (attempts: number) => number
   /** How long a claim lasts (default 5 minutes); a worker that dies holding a job lets it go after this. */
   leaseMs?: number
+  /**
+   * How many jobs of the kind one process runs at once (default: the runner's batch size). Slots are refilled as
+   * jobs finish, so one slow job holds one slot and never holds back the others.
+   */
+  concurrency?: number
 }
 
 export interface EnqueueRequest<P = unknown> {
@@ -78,4 +92,33 @@ export const DEFAULT_LEASE_MS = 5 * 60_000
 /** graphile-worker's retry curve: e^min(attempts, 10) seconds, about 2.7 s after the first failure, 6 h at most. */
 export function exponentialBackoff(attempts: number): number {
   return Math.round(Math.exp(Math.min(attempts, 10)) * 1000)
+}
+
+/**
+ * Thrown by a handler that wants its next attempt at a moment of its own choosing (a retry schedule kept as data by
+ * the feature, a receiver's Retry-After) instead of the kind's backoff. The attempt counts as failed; after the
+ * job's last attempt it is failed for good like any other.
+ */
+export class RetryJob extends Error {
+  override name = 'RetryJob'
+  constructor(
+    readonly delayMs: number,
+    message: string,
+  ) {
+    super(message)
+  }
+}
+
+/**
+ * Thrown by a handler that did not start its work and gives the job back: it runs again after `delayMs` and the
+ * claim does not count as an attempt (a per-receiver limit was reached, say).
+ */
+export class DeferJob extends Error {
+  override name = 'DeferJob'
+  constructor(
+    readonly delayMs: number,
+    message = 'deferred',
+  ) {
+    super(message)
+  }
 }

@@ -1,0 +1,119 @@
+// What changes a subscription's deliveries as a whole: resuming a suspended subscription (its held notifications go
+// out again, each with a fresh retry policy), replaying chosen notifications (one attempt each, now), cancelling a
+// deleted subscription's undelivered ones, the health check of a suspended subscription, and the test notification.
+import { randomUUID } from 'node:crypto'
+import type { Executor } from '../../platform/db/database.js'
+import type { JobHandler } from '../../platform/jobs/types.js'
+import { TEST_EVENT } from '../catalog.js'
+import { writeEvent } from '../events/service.js'
+import * as subscriptionsRepo from '../subscriptions/repository.js'
+import type { Subscription } from '../types.js'
+import { delivered, record, send, type DeliveryDeps, type Outcome } from './deliver.js'
+import { HEALTH_CHECK_INTERVAL_MS, enqueueDelivery, enqueueHealthCheck, type HealthCheckJob } from './jobs.js'
+import * as repo from './repository.js'
+import { withOffset } from './message.js'
+
+export const TEST_MESSAGE = 'This is a test notification from finapi: your webhook receives and can verify notifications.'
+
+type Selected = Pick<repo.NotificationRow, 'id' | 'generation' | 'attempts'>
+
+/** Starts a new delivery of each notification under its next generation; `single`: one attempt, no retries. */
+async function redeliver(deps: DeliveryDeps, trx: Executor, rows: readonly Selected[], single: boolean, now: string): Promise<number> {
+  let count = 0
+  for (const n of rows) {
+    if (!(await repo.renew(trx, n, now))) continue
+    await enqueueDelivery(deps.jobs, trx, { n: n.id, g: n.generation + 1, b: n.attempts, o: 0, ...(single ? { one: true } : {}) })
+    count++
+  }
+  return count
+}
+
+/** SUSPENDED → ACTIVE, and every held notification is sent again; false when it was not suspended. */
+export async function resume(deps: DeliveryDeps, webhookId: string, reason: string): Promise<boolean> {
+  const now = deps.clock.now().toISOString()
+  const resumed = await deps.db.transaction().execute(async (trx) => {
+    if (!(await subscriptionsRepo.moveStatus(trx, webhookId, ['SUSPENDED'], 'ACTIVE', null, now))) return false
+    await redeliver(deps, trx, await repo.notificationsInStatus(trx, webhookId, ['SUSPENDED']), false, now)
+    return true
+  })
+  if (resumed) {
+    deps.subscriptions.forget(webhookId)
+    deps.onStatusChange({ webhookId, status: 'ACTIVE', reason })
+    deps.jobs.wake()
+  }
+  return resumed
+}
+
+/** One immediate attempt of each notification selected (a replay); returns how many. */
+export async function replay(deps: DeliveryDeps, select: (trx: Executor) => Promise<Selected[]>): Promise<number> {
+  const now = deps.clock.now().toISOString()
+  const count = await deps.db.transaction().execute(async (trx) => redeliver(deps, trx, await select(trx), true, now))
+  if (count > 0) deps.jobs.wake()
+  return count
+}
+
+/** POSTs an empty body to a suspended subscription's healthCheckUrl; a 200 resumes it, anything else checks again later. */
+export function healthCheckHandler(deps: DeliveryDeps): JobHandler<HealthCheckJob> {
+  return async ({ w }) => {
+    const sub = await subscriptionsRepo.find(deps.db, w)
+    if (!sub || sub.status !== 'SUSPENDED' || !sub.healthCheckUrl) return
+    const res = await deps.http.request({ url: sub.healthCheckUrl, method: 'POST', headers: { 'content-length': '0', 'user-agent': deps.userAgent, 'v-c-webhook-id': sub.id }, body: '' })
+    if (res.ok && res.status === 200 && (await resume(deps, sub.id, 'the health check answered 200'))) return
+    await enqueueHealthCheck(deps.jobs, deps.db, sub.id, new Date(deps.clock.now().getTime() + HEALTH_CHECK_INTERVAL_MS))
+  }
+}
+
+export interface TestResult {
+  eventDate: string
+  eventType: string
+  organizationId: string
+  payloads: { testPayload: { message: string } }
+  productId: string
+  requestType: string
+  retryNumber: number
+  transactionTraceId: string
+  webhookId: string
+  deliveryStatus: 'DELIVERED' | 'RETRY' | 'FAILED'
+  responseCode?: number
+}
+
+/**
+ * The test notification (POST /notification-subscriptions/v1/webhooks/{id}): written like any notification, its first
+ * attempt made during the call (whatever the subscription's status), its retries through the outbox by the policy.
+ * A delivered test resumes a suspended subscription (the way back for one without a healthCheckUrl).
+ */
+export async function sendTest(deps: DeliveryDeps, sub: Subscription, timeoutMs: number): Promise<TestResult> {
+  const now = deps.clock.now()
+  const nowIso = now.toISOString()
+  const productId = sub.products[0]?.productId ?? 'webhooks'
+  const payload = { data: { message: TEST_MESSAGE }, organizationId: sub.organizationId }
+  const event = { id: randomUUID(), organizationId: sub.organizationId, productId, eventType: TEST_EVENT, payload, source: 'test', eventDate: nowIso }
+  const active = { ...sub, status: 'ACTIVE' as const }
+  // Written without a delivery job: this call makes the first attempt itself.
+  const [notificationId] = await deps.db.transaction().execute((trx) => writeEvent(undefined, trx, event, [active], nowIso))
+  const n = { id: notificationId!, generation: 0 }
+  const ctx: repo.DeliveryContext = {
+    notification: { id: n.id, event_id: event.id, webhook_id: sub.id, organization_id: sub.organizationId, product_id: productId, event_type: TEST_EVENT, status: 'PENDING', attempts: 0, generation: 0, next_attempt_at: nowIso, last_attempt_at: null, delivered_at: null, created_at: nowIso, updated_at: nowIso },
+    event: { organization_id: sub.organizationId, product_id: productId, event_type: TEST_EVENT, payload: JSON.stringify(payload), event_date: nowIso },
+  }
+  const outcome: Outcome = await send(deps, ctx, active, 1, timeoutMs)
+  // No job made this attempt: a retry is a new delivery job, from the policy's second place.
+  const retry = await record(deps, n, active, outcome, { position: 1, single: false }, { done: async () => {}, retry: (trx, wait) => enqueueDelivery(deps.jobs, trx, { n: n.id, g: 0, b: 1, o: 1 }, new Date(deps.clock.now().getTime() + wait)) })
+  if (delivered(outcome) && sub.status === 'SUSPENDED') await resume(deps, sub.id, 'a test notification was delivered')
+  return {
+    eventDate: withOffset(nowIso),
+    eventType: TEST_EVENT,
+    organizationId: sub.organizationId,
+    payloads: { testPayload: { message: TEST_MESSAGE } },
+    productId,
+    requestType: 'NEW',
+    retryNumber: 0,
+    transactionTraceId: outcome.traceId,
+    webhookId: sub.id,
+    deliveryStatus: delivered(outcome) ? 'DELIVERED' : retry !== undefined ? 'RETRY' : 'FAILED',
+    ...(outcome.statusCode === null ? {} : { responseCode: outcome.statusCode }),
+  }
+}
+
+/** A deleted subscription's undelivered notifications are cancelled in the deleting transaction. */
+export const cancelUndelivered = repo.cancelUndelivered

@@ -1,0 +1,52 @@
+// Publishing events over HTTP: an operator's invoicing system posts the invoicing events it sends (signed like any
+// reporting call, for its organization or one below it), and in sandbox mode anyone fires any event type with
+// sample data to try a receiver.
+import type { App } from '../../platform/http/app.js'
+import { invalid } from '../../platform/errors.js'
+import type { Clock } from '../../platform/clock.js'
+import { actingOrganization } from '../../reporting/gateway.js'
+import { failureBody } from '../../reporting/schemas.js'
+import type { EventPublisher } from '../types.js'
+import { samplePayload } from './samples.js'
+import { PublishBody, PublishedEvent, SandboxEventBody } from './schemas.js'
+
+const tags = ['Webhooks']
+const responses = { 201: PublishedEvent, 400: failureBody(['INVALID_DATA']) }
+
+export async function ingestionRoutes(scope: App, deps: { events: EventPublisher }): Promise<void> {
+  scope.post(
+    '/v1/events',
+    { schema: { operationId: 'publishEvent', summary: 'Publish an event (an invoicing system’s invoice e-mails)', tags, body: PublishBody, response: responses } },
+    async (request, reply) => {
+      const organizationId = actingOrganization(request).id
+      const { eventType, data, preferences, metadata, eventDate } = request.body
+      const published = await deps.events.publish({ eventType, organizationId, data, preferences, metadata, source: 'api', ...(eventDate ? { eventDate: new Date(eventDate) } : {}) })
+      return reply.code(201).send({ eventType, organizationId, ...published })
+    },
+  )
+}
+
+export async function sandboxEventRoutes(scope: App, deps: { events: EventPublisher; clock: Clock }): Promise<void> {
+  scope.post(
+    '/events',
+    {
+      schema: {
+        operationId: 'sandboxTriggerEvent',
+        summary: 'Sandbox: fire an event with realistic sample data',
+        description: 'Any event type, for your organization or one below it; `data` overrides members of the sample data.',
+        tags,
+        body: SandboxEventBody,
+        response: responses,
+      },
+    },
+    async (request, reply) => {
+      const organizationId = actingOrganization(request).id
+      const { eventType } = request.body
+      const sample = samplePayload(eventType, organizationId, deps.clock.now())
+      if (!sample) throw invalid([{ field: 'eventType', reason: 'unknown event type (see GET /notification-subscriptions/v2/products/{organizationId})' }])
+      const data = { ...sample.data, ...request.body.data }
+      const published = await deps.events.publish({ eventType, organizationId, data, ...(sample.preferences ? { preferences: sample.preferences } : {}), ...(sample.metadata ? { metadata: sample.metadata } : {}), source: 'sandbox' })
+      return reply.code(201).send({ eventType, organizationId, ...published, payload: { data, ...(sample.preferences ? { preferences: sample.preferences } : {}), organizationId, ...(sample.metadata ? { metadata: sample.metadata } : {}) } })
+    },
+  )
+}

@@ -1,0 +1,157 @@
+// Webhook notifications as one feature: signing keys (/kms/egress/v2), subscriptions and the test call
+// (/notification-subscriptions/v1 and v2), replays (/webhooks/{id}/replays and /nrtf/v1/...), the event ingestion
+// call and the delivery log (/webhooks/v1), the sandbox trigger (/sandbox/v1/events), the delivery and health-check
+// jobs, and the pruning of old notifications. Its paths live under several prefixes; each is a scope of its own
+// behind the reporting gateway (HTTP Signature, the acting organization), answering in the reporting error family.
+import type { OrganizationService } from '../organizations/service.js'
+import type { Clock } from '../platform/clock.js'
+import type { Db } from '../platform/db/database.js'
+import type { Feature } from '../platform/feature.js'
+import type { App } from '../platform/http/app.js'
+import { useErrorFamily } from '../platform/http/error-family.js'
+import type { Jobs } from '../platform/jobs/service.js'
+import { createAddressGuard, createOutboundHttp, type LookupAll } from '../platform/outbound-http.js'
+import { reportingErrors } from '../reporting/errors.js'
+import { reportingGateway, type ReportingGatewayOptions } from '../reporting/gateway.js'
+import { healthCheckHandler } from './delivery/control.js'
+import { deliveryHandler, writeDelivered, type DeliveryDeps } from './delivery/deliver.js'
+import { DELIVER_KIND, DELIVERY_JOB_MAX_ATTEMPTS, HEALTH_CHECK_KIND } from './delivery/jobs.js'
+import { batchLoader, groupCommit } from './delivery/batching.js'
+import { loadForDelivery, pruneFinished } from './delivery/repository.js'
+import { logRoutes, replayRoute } from './delivery/routes.js'
+import { SubscriptionSlots } from './delivery/slots.js'
+import { ingestionRoutes, sandboxEventRoutes } from './events/routes.js'
+import { createEventService } from './events/service.js'
+import { keyRoutes } from './keys/routes.js'
+import { createWebhookKeyService, type WebhookKeyService } from './keys/service.js'
+import { createSubscriptionReader } from './subscriptions/reader.js'
+import { subscriptionRoutes } from './subscriptions/routes.js'
+import { createWebhookSubscriptions, type WebhookSubscriptions } from './subscriptions/service.js'
+import type { EventPublisher } from './types.js'
+
+export interface WebhooksServices {
+  keys: WebhookKeyService
+  subscriptions: WebhookSubscriptions
+  /** Publish an event (the report engine: reporting.report.completed / no-data / error). */
+  events: EventPublisher
+  /** The delivery path's dependencies (the CLI's delivery log reads through them). */
+  delivery: DeliveryDeps
+}
+
+export interface WebhooksDeps {
+  db: Pick<Db, 'kysely' | 'dialect'>
+  clock: Clock
+  jobs: Pick<Jobs, 'enqueue' | 'wake' | 'completeAll'>
+  organizations: Pick<OrganizationService, 'find' | 'mayActFor' | 'lineage'>
+  /** The reporting feature's gateway options: webhook calls are authenticated exactly as reporting calls. */
+  gateway: ReportingGatewayOptions
+  secretsKey: string
+  settings: {
+    mode: 'sandbox' | 'production'
+    outboundTimeoutMs: number
+    handlerTimeoutMs: number
+    allowPrivateNetworks: boolean
+    allowedNetworks: readonly string[]
+  }
+  /** Names this process in the delivery log. */
+  worker: string
+  onStatusChange: DeliveryDeps['onStatusChange']
+  /** Tests: the jitter's random source, and a resolver (DNS rebinding). */
+  random?: () => number
+  lookup?: LookupAll
+}
+
+/** Attempts one process has on the wire at once (per subscription at most slots.PER_SUBSCRIPTION). */
+export const DELIVERY_CONCURRENCY = 256
+const RETENTION_MS = 31 * 86_400_000
+
+const DESCRIPTION = `Webhook notifications (\`/notification-subscriptions\`, \`/kms/egress/v2\`, \`/webhooks\`): signed like
+reporting calls (HTTP Signature), for your organization or one below it. Create a digital signature key, subscribe a URL to
+products and event types, and receive each event as an HTTP POST signed twice with that key: \`V-C-signature:
+t=<ms>;keyId=<id>;sig=<base64 HMAC-SHA256 of t.body>\` and the Standard Webhooks \`webhook-signature\` over
+\`webhook-id.webhook-timestamp.body\`. Delivery is durable and at least once; failures are retried by the subscription's
+retryPolicy.`
+
+export function webhooksFeature(deps: WebhooksDeps): Feature<WebhooksServices> {
+  const { clock, settings } = deps
+  const db = deps.db.kysely
+  const guardOptions = { allowPrivateNetworks: settings.allowPrivateNetworks, allowedNetworks: settings.allowedNetworks, ...(deps.lookup ? { lookup: deps.lookup } : {}) }
+  const http = createOutboundHttp({ clock, timeoutMs: settings.outboundTimeoutMs, ...guardOptions })
+  const keys = createWebhookKeyService({ db, clock, secretsKey: deps.secretsKey, organizations: deps.organizations })
+  const delivery: DeliveryDeps = {
+    db,
+    load: batchLoader((ids: string[]) => loadForDelivery(db, ids)),
+    commit: groupCommit(db, { parallel: deps.db.dialect === 'postgres' ? 4 : 1, writeData: writeDelivered({ clock, jobs: deps.jobs }) }),
+    clock,
+    jobs: deps.jobs,
+    http,
+    keys,
+    subscriptions: createSubscriptionReader(db),
+    slots: new SubscriptionSlots(clock),
+    random: deps.random ?? Math.random,
+    worker: deps.worker,
+    userAgent: 'finapi-webhooks/1',
+    onStatusChange: deps.onStatusChange,
+  }
+  const subscriptions = createWebhookSubscriptions({
+    db,
+    production: settings.mode === 'production',
+    guard: createAddressGuard(guardOptions),
+    organizations: deps.organizations,
+    keys,
+    delivery,
+    testTimeoutMs: Math.max(100, Math.min(settings.outboundTimeoutMs, settings.handlerTimeoutMs - 1_000)),
+  })
+  const events = createEventService({ db, clock, jobs: deps.jobs, organizations: deps.organizations })
+  const errors = reportingErrors(clock)
+  const routeDeps = { delivery, subscriptions, organizations: deps.organizations }
+
+  /** Each prefix a scope of its own; `/sandbox/v1`'s unknown paths belong to the reporting sandbox feature there. */
+  const mounts: { prefix: string; routes: (scope: App) => Promise<void>; ownsNotFound?: false }[] = [
+    { prefix: '/notification-subscriptions', routes: (s) => subscriptionRoutes(s, { subscriptions }) },
+    { prefix: '/kms/egress', routes: (s) => keyRoutes(s, { keys }) },
+    { prefix: '/nrtf', routes: replayRoute('/v1/webhooks/:webhookId/replays', 'replayPreviousWebhooks', routeDeps) },
+    {
+      prefix: '/webhooks',
+      routes: async (s) => {
+        await replayRoute('/:webhookId/replays', 'replayWebhookNotifications', routeDeps)(s)
+        await logRoutes(s, routeDeps)
+        await ingestionRoutes(s, { events })
+      },
+    },
+    ...(settings.mode === 'sandbox' ? [{ prefix: '/sandbox/v1', routes: (s: App) => sandboxEventRoutes(s, { events, clock }), ownsNotFound: false as const }] : []),
+  ]
+
+  return {
+    name: 'webhooks',
+    services: { keys, subscriptions, events, delivery },
+    http: {
+      families: mounts.filter((m) => m.ownsNotFound !== false).map((m) => ({ prefix: m.prefix, family: errors })),
+      async register(scope) {
+        scope.addHook('onClose', () => http.close())
+        for (const mount of mounts) {
+          await scope.register(
+            async (s) => {
+              useErrorFamily(s, errors, mount.ownsNotFound === false ? { notFound: false } : {})
+              await s.register(reportingGateway, deps.gateway)
+              await mount.routes(s)
+            },
+            { prefix: mount.prefix },
+          )
+        }
+      },
+    },
+    jobs: [
+      {
+        kind: DELIVER_KIND,
+        handler: deliveryHandler(delivery) as never,
+        // A claim outlives the attempt's deadline and a short wait for a per-subscription slot; a worker that dies
+        // mid-attempt lets the job go after this.
+        options: { concurrency: DELIVERY_CONCURRENCY, maxAttempts: DELIVERY_JOB_MAX_ATTEMPTS, leaseMs: 2 * settings.outboundTimeoutMs + 5_000 },
+      },
+      { kind: HEALTH_CHECK_KIND, handler: healthCheckHandler(delivery) as never, options: { maxAttempts: 3, leaseMs: 2 * settings.outboundTimeoutMs + 5_000 } },
+    ],
+    housekeeping: [{ name: 'webhook notifications', prune: () => pruneFinished(db, new Date(clock.now().getTime() - RETENTION_MS).toISOString()) }],
+    openapi: { description: DESCRIPTION },
+  }
+}

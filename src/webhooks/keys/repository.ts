@@ -1,0 +1,29 @@
+// Webhook signing key rows. The sealed secret is read only to sign; nothing that builds a response selects it.
+import type { Executor } from '../../platform/db/database.js'
+import type { WebhookKeysTable } from '../../platform/db/schema.js'
+
+export type KeyRow = WebhookKeysTable
+
+/** False when the id is taken. */
+export async function insertKey(db: Executor, row: KeyRow): Promise<boolean> {
+  const result = await db.insertInto('webhook_keys').values(row).onConflict((oc) => oc.column('id').doNothing()).executeTakeFirst()
+  return Number(result.numInsertedOrUpdatedRows ?? 0n) > 0
+}
+
+export function findKey(db: Executor, id: string): Promise<KeyRow | undefined> {
+  return db.selectFrom('webhook_keys').selectAll().where('id', '=', id).executeTakeFirst()
+}
+
+/** The organization's newest key that is active and not expired at `now`. */
+export function newestUsableKey(db: Executor, organizationId: string, now: string): Promise<KeyRow | undefined> {
+  return db
+    .selectFrom('webhook_keys')
+    .selectAll()
+    .where('organization_id', '=', organizationId)
+    .where('status', '=', 'ACTIVE')
+    .where('expires_at', '>', now)
+    .orderBy('created_at', 'desc')
+    .orderBy('id', 'desc')
+    .limit(1)
+    .executeTakeFirst()
+}

@@ -1,0 +1,49 @@
+// The webhook operations through the official SDK under each reporting authentication type: HTTP Signature (see
+// management.test.ts for its every detail), JWT (RS256 under a .p12, HS256 under a shared secret) and OAuth bearer
+// tokens (client_credentials); for the merchant itself and, where the scheme allows, for a merchant below an account.
+import { afterAll, beforeAll, describe, it } from 'vitest'
+import { FakeClock, startTestApp, type TestApp } from '../support/harness.js'
+import { ACCT_KEY, TESTREST_KEY, sdkConfig } from '../support/reporting.js'
+import { jwtP12Config, jwtSecretConfig, makeCertificate, type TestCertificate } from '../support/reporting-jwt.js'
+import { MERCHANT_CLIENT, clientCredentialsToken, oauthConfig } from '../support/reporting-oauth.js'
+import { startReceiver, type Receiver } from '../support/webhooks.js'
+import { webhookTour } from '../support/webhooks-sdk.js'
+
+let t: TestApp
+let receiver: Receiver
+let merchantCert: TestCertificate
+let accountCert: TestCertificate
+beforeAll(async () => {
+  // The SDK dates its signatures and tokens with real time; the server's clock starts there too.
+  t = await startTestApp({ clock: new FakeClock(Date.now()) })
+  receiver = await startReceiver()
+  merchantCert = makeCertificate({ organization: 'testrest' })
+  accountCert = makeCertificate({ organization: 'testrest_acct' })
+  await t.app.services.reportingKeys.createCertificate('testrest', Buffer.from(merchantCert.pem))
+  await t.app.services.reportingKeys.createCertificate('testrest_acct', Buffer.from(accountCert.pem))
+})
+afterAll(async () => {
+  merchantCert.remove()
+  accountCert.remove()
+  await receiver.close()
+  await t.close()
+})
+
+describe('the webhook API through the SDK', () => {
+  it('with HTTP Signature, as testrest_two under its account’s meta key', async () => {
+    await webhookTour({ config: sdkConfig(t.baseUrl, 'testrest_two', ACCT_KEY), acting: 'testrest_two', receiver })
+  })
+
+  it('with JWT RS256 (.p12), as testrest, and as testrest_two under the account’s certificate', async () => {
+    await webhookTour({ config: jwtP12Config(t.baseUrl, 'testrest', merchantCert), acting: 'testrest', receiver })
+    await webhookTour({ config: jwtP12Config(t.baseUrl, 'testrest_two', accountCert, 'testrest_acct'), acting: 'testrest_two', receiver })
+  })
+
+  it('with JWT HS256 under a shared secret, as testrest', async () => {
+    await webhookTour({ config: jwtSecretConfig(t.baseUrl, 'testrest', TESTREST_KEY), acting: 'testrest', receiver })
+  })
+
+  it('with an OAuth bearer token (client_credentials), as testrest', async () => {
+    await webhookTour({ config: oauthConfig(t.baseUrl, 'testrest', await clientCredentialsToken(t, MERCHANT_CLIENT)), acting: 'testrest', receiver })
+  })
+})
