@@ -111,9 +111,12 @@ function firstHeader(request: FastifyRequest, name: string): string | undefined 
 function documentContract(route: RouteOptions) {
   const schema = (route.schema ??= {}) as Record<string, unknown>
   schema['security'] ??= [{ httpSignature: [] }, { jwt: [] }, { oauth2: ['reporting'] }]
-  const qs = schema['querystring'] as { properties?: Record<string, TSchema>; required?: string[] } | undefined
+  const qs = schema['querystring'] as { properties?: Record<string, TSchema>; required?: string[]; type?: string } | undefined
   if (qs?.properties?.['organizationId'] === undefined) {
-    schema['querystring'] = qs ? { ...qs, properties: { ...qs.properties, organizationId: ORGANIZATION_ID_PARAM } } : Type.Object({ organizationId: Type.Optional(ORGANIZATION_ID_PARAM) })
+    // Rebuilt with TypeBox rather than spread: a spread copy loses the schema's hidden kind, and with it the
+    // conversion of query text to the declared types (a `limit` would stay "10" and be refused as not an integer).
+    const { properties = {}, required: _required, type: _type, ...options } = qs ?? {}
+    schema['querystring'] = Type.Object({ ...properties, organizationId: Type.Optional(ORGANIZATION_ID_PARAM) }, options)
   }
   schema['response'] = { 401: errorResponse('UNAUTHORIZED'), 404: errorResponse('NOT_FOUND'), ...(schema['response'] as object | undefined) }
 }

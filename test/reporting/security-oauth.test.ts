@@ -1,4 +1,4 @@
-// The reporting security suite, OAuth part: every /reporting/v3 route with bearer access tokens of this server
+// The reporting security suite, OAuth part: every route behind the reporting gateway with bearer access tokens of this server
 // (the merchant's client_credentials token, a partner's token a merchant user allowed) against every way of not
 // being allowed: a banking token or session, a token without an organization, a revoked, expired or unknown token,
 // a refresh token, a revoked client, a DPoP-bound token, another tenant's organizationId. And the other way round:
@@ -10,7 +10,7 @@ import { FakeClock, startTestApp, type TestApp } from '../support/harness.js'
 import { basic, sandboxTokens, token } from '../support/oauth.js'
 import { dpopKey, proofFor } from '../support/dpop.js'
 import { MERCHANT_CLIENT, PARTNER_CLIENT, bearer, clientCredentialsToken, partnerTokens, type Tokens } from '../support/reporting-oauth.js'
-import { ROUTES, expectAllowed, expectRefused, prepareSecurityApp, probe, withQuery, type Route } from '../support/reporting-routes.js'
+import { ROUTES, bodyOf, expectAllowed, expectRefused, pathOf, prepareSecurityApp, probe, withQuery, type Route } from '../support/reporting-routes.js'
 
 let t: TestApp
 let merchant: Tokens
@@ -24,7 +24,7 @@ beforeAll(async () => {
 afterAll(() => t.close())
 
 const send = (route: Route, accessToken: string, o: { path?: string; headers?: Record<string, string> } = {}) =>
-  t.call(route.method, o.path ?? route.path, { headers: bearer(accessToken, o.headers), body: route.body })
+  t.call(route.method, o.path ?? pathOf(route), { headers: bearer(accessToken, o.headers), body: bodyOf(route) })
 
 /**
  * Gives a stored token other scopes, as no client of an organization can get them (they are registered for
@@ -94,7 +94,7 @@ describe.each(ROUTES)('reporting OAuth security: $name', (route) => {
       expect({ ...res.json, submitTimeUtc: undefined }).toEqual({ ...answers[1]!.json, submitTimeUtc: undefined })
     }
     const account = await clientCredentialsToken(t, PARTNER_CLIENT)
-    expectAllowed(await send(route, account.access_token, { path: withQuery(route, 'organizationId=testrest_two') }))
+    expectAllowed(await send(route, account.access_token, { path: withQuery(route, 'organizationId=testrest_two', 'testrest_two') }))
   })
 
   it('takes a v-c-merchant-id header naming the organization or one below it, and refuses any other', async () => {
@@ -126,7 +126,7 @@ describe('the OAuth bearer scheme', () => {
     const res = await token(t, { grant_type: 'client_credentials', client_id: MERCHANT_CLIENT.clientId, client_secret: MERCHANT_CLIENT.secret }, { dpop: proofFor(t, key, 'POST', '/oauth2/v3/token') })
     expect(res.json.token_type, res.text).toBe('DPoP')
     expectRefused(await send(ROUTES[0]!, res.json.access_token))
-    expectRefused(await t.call('GET', ROUTES[0]!.path, { headers: { 'x-svc-key': undefined, authorization: `DPoP ${res.json.access_token}`, dpop: proofFor(t, key, 'GET', ROUTES[0]!.path, res.json.access_token) } }))
+    expectRefused(await t.call('GET', pathOf(ROUTES[0]!), { headers: { 'x-svc-key': undefined, authorization: `DPoP ${res.json.access_token}`, dpop: proofFor(t, key, 'GET', pathOf(ROUTES[0]!), res.json.access_token) } }))
   })
 
   it('counts each refusal by its reason', async () => {

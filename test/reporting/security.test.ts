@@ -5,73 +5,15 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { FakeClock, startTestApp, type Response, type TestApp } from '../support/harness.js'
 import { ACCT_KEY, OTHER_KEY, TESTREST_KEY, signedCall, signedHeaders, type SignOptions } from '../support/reporting.js'
-import { ROUTES as SHARED_ROUTES, probe } from '../support/reporting-routes.js'
+import { ON_DEMAND, ROUTES, bodyOf, expectAllowed, expectRefused, pathOf, prepareSecurityApp, probe, withQuery, type Route } from '../support/reporting-routes.js'
 
 let t: TestApp
-/** The one-time report of each organization the suite acts for, by organization (GET /reports/{reportId}). */
-const reportIds: Record<string, string> = {}
-const ONE_TIME = { reportDefinitionName: 'TransactionRequestClass', reportName: 'Security_Report', reportFields: ['Request.RequestID'], timezone: 'GMT', reportStartTime: '2026-01-20T00:00:00Z', reportEndTime: '2026-01-21T00:00:00Z' }
 beforeAll(async () => {
   t = await startTestApp({ clock: new FakeClock(new Date('2026-02-01T09:00:00Z')), reportingRoutes: [probe] })
-  // The subscription GET by name needs one to read, in every organization the suite acts for; so do the report's
-  // details and download (a completed report of the same name and day in each).
-  for (const org of ['testrest', 'testrest_two']) {
-    await t.app.services.reporting.subscriptions.put(org, { reportDefinitionName: 'PayerAuthDetailClass', reportName: 'Security_Probe', reportFields: ['VERes.Enrolled'], timezone: 'GMT' })
-    reportIds[org] = (await t.app.services.reporting.reports.createOneTime(org, ONE_TIME)).reportId
-  }
-  await t.app.services.jobs.runDue()
-  // A webhook subscription needs a signing key of its organization.
-  for (const org of ['testrest', 'testrest_two']) await t.app.services.webhooks.keys.save({ id: org, authenticatedId: org }, {})
+  await prepareSecurityApp(t)
 })
 afterAll(() => t.close())
 
-interface Route {
-  name: string
-  method: string
-  /** The path, acting for testrest; or by the organization acted for. */
-  path: string | ((org: string) => string)
-  /** A body, or one made anew for each call (the sandbox clock only moves forward). */
-  body?: string | (() => string)
-}
-let clockCalls = 0
-const pathOf = (route: Route, org = 'testrest') => (typeof route.path === 'string' ? route.path : route.path(org))
-const bodyOf = (route: Route) => (typeof route.body === 'function' ? route.body() : route.body)
-const ON_DEMAND: Route[] = [
-  { name: 'GET /purchase-refund-details', method: 'GET', path: '/reporting/v3/purchase-refund-details?startTime=2026-01-10T00:00:00Z&endTime=2026-01-11T00:00:00Z&limit=50' },
-  { name: 'GET /net-fundings', method: 'GET', path: '/reporting/v3/net-fundings?startTime=2026-01-01T00:00:00Z&endTime=2026-01-15T00:00:00Z' },
-  { name: 'GET /payment-batch-summaries', method: 'GET', path: '/reporting/v3/payment-batch-summaries?startTime=2026-01-01T00:00:00Z&endTime=2026-01-15T00:00:00Z' },
-  { name: 'GET /conversion-details', method: 'GET', path: '/reporting/v3/conversion-details?startTime=2026-01-01T00:00:00Z&endTime=2026-01-20T00:00:00Z' },
-  { name: 'GET /notification-of-changes', method: 'GET', path: '/reporting/v3/notification-of-changes?startTime=2025-11-05T00:00:00Z&endTime=2026-02-01T00:00:00Z' },
-]
-// The routes the JWT and OAuth suites share, then the report engine's, the sandbox clock's and the on-demand ones.
-const ROUTES: Route[] = [
-  ...SHARED_ROUTES,
-  { name: 'POST /reports', method: 'POST', path: '/reporting/v3/reports', body: JSON.stringify(ONE_TIME) },
-  { name: 'GET /reports', method: 'GET', path: '/reporting/v3/reports?startTime=2026-01-20T00:00:00Z&endTime=2026-01-21T00:00:00Z&timeQueryType=reportTimeFrame' },
-  { name: 'GET /reports/{reportId}', method: 'GET', path: (org) => `/reporting/v3/reports/${reportIds[org]}` },
-  { name: 'GET /report-downloads', method: 'GET', path: '/reporting/v3/report-downloads?reportName=Security_Report&reportDate=2026-01-20' },
-  { name: 'GET /sandbox/v1/clock', method: 'GET', path: '/sandbox/v1/clock' },
-  { name: 'POST /sandbox/v1/clock', method: 'POST', path: '/sandbox/v1/clock', body: () => JSON.stringify({ to: new Date(Date.UTC(2026, 1, 1, 10) + ++clockCalls * 60_000).toISOString() }) },
-  // The on-demand reports, over windows of the sandbox's 90 days (they end on the clock's date).
-  ...ON_DEMAND,
-  // The webhook routes behind the same gateway (those by webhookId are covered by test/webhooks/management.test.ts).
-  { name: 'POST /kms/egress/v2/keys-sym', method: 'POST', path: '/kms/egress/v2/keys-sym', body: '{}' },
-  { name: 'GET /notification-subscriptions/v2/webhooks', method: 'GET', path: '/notification-subscriptions/v2/webhooks' },
-  { name: 'POST /notification-subscriptions/v2/webhooks', method: 'POST', path: '/notification-subscriptions/v2/webhooks', body: JSON.stringify({ products: [{ productId: 'customerInvoicing', eventTypes: ['invoicing.customer.invoice.paid'] }], webhookUrl: 'http://127.0.0.1:9/hook' }) },
-  { name: 'GET /webhooks/v1/notifications', method: 'GET', path: '/webhooks/v1/notifications' },
-  { name: 'POST /webhooks/v1/events', method: 'POST', path: '/webhooks/v1/events', body: '{"eventType":"invoicing.customer.invoice.paid","data":{}}' },
-  { name: 'POST /sandbox/v1/events', method: 'POST', path: '/sandbox/v1/events', body: '{"eventType":"reporting.report.no-data"}' },
-]
-
-const AUTH_FAILED = { response: { rmsg: 'Authentication Failed' } }
-/** Admitted: the route's own answer (200, or 201/304 for a PUT that creates or changes nothing). */
-const expectAllowed = (res: Response) => expect([200, 201, 304]).toContain(res.status)
-const expectRefused = (res: Response) => {
-  expect(res.status).toBe(401)
-  expect(res.json).toEqual(AUTH_FAILED)
-}
-/** The route's path (for the organization acted for) with a query parameter added. */
-const withQuery = (route: Route, query: string, org = 'testrest') => `${pathOf(route, org)}${pathOf(route, org).includes('?') ? '&' : '?'}${query}`
 const send = (route: Route, o: Partial<SignOptions> = {}) => signedCall(t, { method: route.method, path: pathOf(route), body: bodyOf(route), key: TESTREST_KEY, ...o })
 
 describe.each(ROUTES)('reporting security: $name', (route) => {
@@ -186,6 +128,15 @@ describe('reporting gateway', () => {
     expect((await send(ROUTES[2]!, { key: ACCT_KEY, merchantId: 'testrest' })).json).toEqual({ organizationId: 'testrest', authenticatedId: 'testrest', scheme })
     const posted = await send(ROUTES[3]!, { key: ACCT_KEY, body: '{"name":"n","organizationId":"testrest"}' })
     expect(posted.json).toEqual({ organizationId: 'testrest', authenticatedId: 'testrest_acct', scheme, name: 'n' })
+  })
+
+  it("converts query values to their declared types on a route whose schema the gateway adds organizationId to", async () => {
+    const res = await send(ROUTES[2]!, { path: '/reporting/v3/probe?limit=10&organizationId=testrest' })
+    expect(res.status, res.text).toBe(200)
+    expect(res.json).toEqual({ organizationId: 'testrest', authenticatedId: 'testrest', scheme: 'http_signature', limit: 10 })
+    const bad = await send(ROUTES[2]!, { path: '/reporting/v3/probe?limit=ten' })
+    expect(bad.status).toBe(400)
+    expect(bad.json.reason).toBe('INVALID_DATA')
   })
 
   it('answers an unknown path under /reporting/v3 only after authentication', async () => {

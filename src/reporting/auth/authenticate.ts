@@ -106,9 +106,21 @@ export function createReportingAuthenticator(deps: ReportingAuthenticatorDeps): 
     if (header !== undefined && header !== claims.merchantId) return refuse('merchant_mismatch')
     if (!(await organizations.mayActFor(signer.organizationId, claims.merchantId))) return refuse('merchant_not_allowed')
     // Last, so only a token that would otherwise be admitted spends its jti (per key: ids are the signer's).
-    if (!(await jwtIds.firstSeen(sha256Hex(`${signer.id} ${claims.jti}`), new Date(claims.rememberUntil)))) return refuse('jwt_replayed')
+    if (!(await spendJti(signer.id, claims.jti, new Date(claims.rememberUntil), request.method))) return refuse('jwt_replayed')
     const acting = { id: claims.merchantId, authenticatedId: claims.merchantId, scheme: 'jwt', credentialId: signer.id, credentialOrganizationId: signer.organizationId } as const
     return { ok: true, acting, digest: claims.digest }
+  }
+
+  /**
+   * A token is single-use, except that a GET's may be shown twice: the official SDK's file download (ApiClient, for
+   * an Accept of application/xml or text/csv) sends each request twice with the same headers, streaming the file from
+   * the first and answering its callback from the second. The cost: a captured GET token, bound to its method, path
+   * and host, can be replayed once more within its two minutes; any other method's token never.
+   */
+  async function spendJti(signerId: string, jti: string, until: Date, method: string): Promise<boolean> {
+    const id = sha256Hex(`${signerId} ${jti}`)
+    if (await jwtIds.firstSeen(id, until)) return true
+    return method === 'GET' && (await jwtIds.firstSeen(sha256Hex(`${signerId} ${jti} again`), until))
   }
 
   async function oauth(token: string, request: SignedRequest): Promise<Authentication> {

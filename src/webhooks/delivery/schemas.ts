@@ -80,8 +80,6 @@ export type NotificationDetail = Static<typeof NotificationDetail>
 
 export const NotificationList = Type.Object({ notifications: Type.Array(NotificationSummary) })
 
-// organizationId is declared here: the reporting gateway adds it to a querystring schema that lacks it by copying the
-// schema, and the copy loses what lets query values be converted (a limit would stay text).
 export const LogQuery = Type.Object({
   organizationId: Type.Optional(Type.String({ minLength: 1, maxLength: 32, pattern: ORGANIZATION_ID_PATTERN, description: 'Act for this organization: your own or one below it' })),
   webhookId: Type.Optional(Type.String({ maxLength: 64 })),
