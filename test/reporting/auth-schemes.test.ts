@@ -10,13 +10,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { FakeClock, startTestApp, type TestApp } from '../support/harness.js'
 import { onDemandTour, type OnDemandAnswers } from '../support/on-demand-sdk.js'
 import { ACCT_KEY, TESTREST_KEY, sdkConfig } from '../support/reporting.js'
-import { jwtP12Config, jwtSecretConfig, makeCertificate, type TestCertificate } from '../support/reporting-jwt.js'
+import { jwtP12Config, jwtSecretConfig, registerSdkCertificates, type SdkCertificates } from '../support/reporting-jwt.js'
 import { MERCHANT_CLIENT, clientCredentialsToken, oauthConfig } from '../support/reporting-oauth.js'
 import { reportTour } from '../support/reports-sdk.js'
 
 let t: TestApp
-let merchantCert: TestCertificate
-let accountCert: TestCertificate
+let certs: SdkCertificates
 const files = mkdtempSync(join(tmpdir(), 'finapi-sdk-auth-downloads-'))
 /** What the five on-demand reports answer under HTTP Signature, per organization: the baseline every scheme must match. */
 const signed = new Map<string, OnDemandAnswers>()
@@ -24,23 +23,19 @@ const signed = new Map<string, OnDemandAnswers>()
 beforeAll(async () => {
   // The SDK dates its signatures and tokens with real time; the server's clock starts there, and the sandbox data ends today.
   t = await startTestApp({ clock: new FakeClock(Date.now()) })
-  merchantCert = makeCertificate({ organization: 'testrest' })
-  accountCert = makeCertificate({ organization: 'testrest_acct' })
-  await t.app.services.reportingKeys.createCertificate('testrest', Buffer.from(merchantCert.pem))
-  await t.app.services.reportingKeys.createCertificate('testrest_acct', Buffer.from(accountCert.pem))
+  certs = await registerSdkCertificates(t)
   signed.set('testrest', await onDemandTour(t, sdkConfig(t.baseUrl, 'testrest', TESTREST_KEY), 'testrest'))
   signed.set('testrest_two', await onDemandTour(t, sdkConfig(t.baseUrl, 'testrest_two', ACCT_KEY), 'testrest_two'))
 })
 afterAll(async () => {
-  merchantCert.remove()
-  accountCert.remove()
+  certs.remove()
   await t.close()
   rmSync(files, { recursive: true, force: true })
 })
 
 const SCHEMES: [string, string, () => Promise<object>][] = [
-  ['JWT RS256 (.p12), testrest with its own certificate', 'testrest', async () => jwtP12Config(t.baseUrl, 'testrest', merchantCert)],
-  ["JWT RS256 (.p12), testrest_two under its account's certificate", 'testrest_two', async () => jwtP12Config(t.baseUrl, 'testrest_two', accountCert, 'testrest_acct')],
+  ['JWT RS256 (.p12), testrest with its own certificate', 'testrest', async () => jwtP12Config(t.baseUrl, 'testrest', certs.merchant)],
+  ["JWT RS256 (.p12), testrest_two under its account's certificate", 'testrest_two', async () => jwtP12Config(t.baseUrl, 'testrest_two', certs.account, 'testrest_acct')],
   ['JWT HS256 (shared secret), testrest with its own key', 'testrest', async () => jwtSecretConfig(t.baseUrl, 'testrest', TESTREST_KEY)],
   ["JWT HS256 (shared secret), testrest_two under its account's key", 'testrest_two', async () => jwtSecretConfig(t.baseUrl, 'testrest_two', ACCT_KEY)],
   ["OAuth bearer, the merchant's client_credentials token", 'testrest', async () => oauthConfig(t.baseUrl, 'testrest', await clientCredentialsToken(t, MERCHANT_CLIENT))],

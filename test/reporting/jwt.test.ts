@@ -6,37 +6,32 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { FakeClock, startTestApp, type TestApp } from '../support/harness.js'
 import { ACCT_KEY, TESTREST_KEY, cybersource, sdkCall } from '../support/reporting.js'
-import { jwtP12Config, jwtSecretConfig, makeCertificate, type TestCertificate } from '../support/reporting-jwt.js'
+import { jwtP12Config, jwtSecretConfig, makeCertificate, registerSdkCertificates, type SdkCertificates } from '../support/reporting-jwt.js'
 import { sdkTour } from '../support/reporting-sdk.js'
 
 let t: TestApp
-let merchantCert: TestCertificate
-let accountCert: TestCertificate
+let certs: SdkCertificates
 beforeAll(async () => {
   // The SDK dates its tokens with real time; the server's clock starts there too.
   t = await startTestApp({ clock: new FakeClock(Date.now()) })
-  merchantCert = makeCertificate({ organization: 'testrest' })
-  accountCert = makeCertificate({ organization: 'testrest_acct' })
-  await t.app.services.reportingKeys.createCertificate('testrest', Buffer.from(merchantCert.pem))
-  await t.app.services.reportingKeys.createCertificate('testrest_acct', Buffer.from(accountCert.pem))
+  certs = await registerSdkCertificates(t)
 })
 afterAll(async () => {
-  merchantCert.remove()
-  accountCert.remove()
+  certs.remove()
   await t.close()
 })
 
 describe('the SDK with JWT', () => {
   it('RS256 (.p12) as testrest with its own certificate: every operation', async () => {
-    await sdkTour({ config: jwtP12Config(t.baseUrl, 'testrest', merchantCert), acting: 'testrest', reportName: 'jwt_rs_own' })
+    await sdkTour({ config: jwtP12Config(t.baseUrl, 'testrest', certs.merchant), acting: 'testrest', reportName: 'jwt_rs_own' })
   })
 
   it("RS256 (.p12) as testrest_two with testrest_acct's certificate as a meta key: every operation", async () => {
-    await sdkTour({ config: jwtP12Config(t.baseUrl, 'testrest_two', accountCert, 'testrest_acct'), acting: 'testrest_two', reportName: 'jwt_rs_meta' })
+    await sdkTour({ config: jwtP12Config(t.baseUrl, 'testrest_two', certs.account, 'testrest_acct'), acting: 'testrest_two', reportName: 'jwt_rs_meta' })
   })
 
   it("RS256 as testrest_acct acting for testrest through organizationId: every operation", async () => {
-    await sdkTour({ config: jwtP12Config(t.baseUrl, 'testrest_acct', accountCert), acting: 'testrest', organizationId: 'testrest', reportName: 'jwt_rs_org' })
+    await sdkTour({ config: jwtP12Config(t.baseUrl, 'testrest_acct', certs.account), acting: 'testrest', organizationId: 'testrest', reportName: 'jwt_rs_org' })
   })
 
   it('HS256 (shared secret) as testrest with its own key: every operation', async () => {

@@ -6,6 +6,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import type { TestApp } from './harness.js'
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- node-forge ships no types, and none are installed
 const forge: any = createRequire(import.meta.url)('node-forge')
@@ -139,4 +140,19 @@ export function makeJwt(o: JwtOptions): string {
   const signature =
     'cert' in o.signer ? sign('sha256', Buffer.from(input), o.signer.cert.privateKey) : createHmac('sha256', Buffer.from(o.signer.key.secret, 'base64')).update(input).digest()
   return `${input}.${signature.toString('base64url')}`
+}
+
+/** A .p12 for testrest and one for its account testrest_acct, each certificate registered for its organization. */
+export interface SdkCertificates {
+  merchant: TestCertificate
+  account: TestCertificate
+  remove(): void
+}
+
+export async function registerSdkCertificates(t: TestApp): Promise<SdkCertificates> {
+  const merchant = makeCertificate({ organization: 'testrest' })
+  const account = makeCertificate({ organization: 'testrest_acct' })
+  await t.app.services.reportingKeys.createCertificate('testrest', Buffer.from(merchant.pem))
+  await t.app.services.reportingKeys.createCertificate('testrest_acct', Buffer.from(account.pem))
+  return { merchant, account, remove: () => [merchant, account].forEach((c) => c.remove()) }
 }

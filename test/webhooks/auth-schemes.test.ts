@@ -4,27 +4,22 @@
 import { afterAll, beforeAll, describe, it } from 'vitest'
 import { FakeClock, startTestApp, type TestApp } from '../support/harness.js'
 import { ACCT_KEY, TESTREST_KEY, sdkConfig } from '../support/reporting.js'
-import { jwtP12Config, jwtSecretConfig, makeCertificate, type TestCertificate } from '../support/reporting-jwt.js'
+import { jwtP12Config, jwtSecretConfig, registerSdkCertificates, type SdkCertificates } from '../support/reporting-jwt.js'
 import { MERCHANT_CLIENT, clientCredentialsToken, oauthConfig } from '../support/reporting-oauth.js'
 import { startReceiver, type Receiver } from '../support/webhooks.js'
 import { webhookTour } from '../support/webhooks-sdk.js'
 
 let t: TestApp
 let receiver: Receiver
-let merchantCert: TestCertificate
-let accountCert: TestCertificate
+let certs: SdkCertificates
 beforeAll(async () => {
   // The SDK dates its signatures and tokens with real time; the server's clock starts there too.
   t = await startTestApp({ clock: new FakeClock(Date.now()) })
   receiver = await startReceiver()
-  merchantCert = makeCertificate({ organization: 'testrest' })
-  accountCert = makeCertificate({ organization: 'testrest_acct' })
-  await t.app.services.reportingKeys.createCertificate('testrest', Buffer.from(merchantCert.pem))
-  await t.app.services.reportingKeys.createCertificate('testrest_acct', Buffer.from(accountCert.pem))
+  certs = await registerSdkCertificates(t)
 })
 afterAll(async () => {
-  merchantCert.remove()
-  accountCert.remove()
+  certs.remove()
   await receiver.close()
   await t.close()
 })
@@ -35,8 +30,8 @@ describe('the webhook API through the SDK', () => {
   })
 
   it('with JWT RS256 (.p12), as testrest, and as testrest_two under the account’s certificate', async () => {
-    await webhookTour({ config: jwtP12Config(t.baseUrl, 'testrest', merchantCert), acting: 'testrest', receiver })
-    await webhookTour({ config: jwtP12Config(t.baseUrl, 'testrest_two', accountCert, 'testrest_acct'), acting: 'testrest_two', receiver })
+    await webhookTour({ config: jwtP12Config(t.baseUrl, 'testrest', certs.merchant), acting: 'testrest', receiver })
+    await webhookTour({ config: jwtP12Config(t.baseUrl, 'testrest_two', certs.account, 'testrest_acct'), acting: 'testrest_two', receiver })
   })
 
   it('with JWT HS256 under a shared secret, as testrest', async () => {
