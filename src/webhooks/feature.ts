@@ -22,6 +22,7 @@ import { logRoutes, replayRoute } from './delivery/routes.js'
 import { SubscriptionSlots } from './delivery/slots.js'
 import { ingestionRoutes, sandboxEventRoutes } from './events/routes.js'
 import { createEventService } from './events/service.js'
+import { createWebhookCertificateService, type WebhookCertificateService } from './keys/certificates.js'
 import { keyRoutes } from './keys/routes.js'
 import { createWebhookKeyService, type WebhookKeyService } from './keys/service.js'
 import { createSubscriptionReader } from './subscriptions/reader.js'
@@ -31,6 +32,8 @@ import type { EventPublisher } from './types.js'
 
 export interface WebhooksServices {
   keys: WebhookKeyService
+  /** Message-level encryption certificates (keys-asym): stored, not yet used. */
+  certificates: WebhookCertificateService
   subscriptions: WebhookSubscriptions
   /** Publish an event (the report engine: reporting.report.completed / no-data / error). */
   events: EventPublisher
@@ -78,6 +81,7 @@ export function webhooksFeature(deps: WebhooksDeps): Feature<WebhooksServices> {
   const guardOptions = { allowPrivateNetworks: settings.allowPrivateNetworks, allowedNetworks: settings.allowedNetworks, ...(deps.lookup ? { lookup: deps.lookup } : {}) }
   const http = createOutboundHttp({ clock, timeoutMs: settings.outboundTimeoutMs, ...guardOptions })
   const keys = createWebhookKeyService({ db, clock, secretsKey: deps.secretsKey, organizations: deps.organizations })
+  const certificates = createWebhookCertificateService({ db, clock, organizations: deps.organizations })
   const delivery: DeliveryDeps = {
     db,
     load: batchLoader((ids: string[]) => loadForDelivery(db, ids)),
@@ -109,7 +113,7 @@ export function webhooksFeature(deps: WebhooksDeps): Feature<WebhooksServices> {
   /** Each prefix a scope of its own; `/sandbox/v1`'s unknown paths belong to the reporting sandbox feature there. */
   const mounts: { prefix: string; routes: (scope: App) => Promise<void>; ownsNotFound?: false }[] = [
     { prefix: '/notification-subscriptions', routes: (s) => subscriptionRoutes(s, { subscriptions }) },
-    { prefix: '/kms/egress', routes: (s) => keyRoutes(s, { keys }) },
+    { prefix: '/kms/egress', routes: (s) => keyRoutes(s, { keys, certificates }) },
     { prefix: '/nrtf', routes: replayRoute('/v1/webhooks/:webhookId/replays', 'replayPreviousWebhooks', routeDeps) },
     {
       prefix: '/webhooks',
@@ -124,7 +128,7 @@ export function webhooksFeature(deps: WebhooksDeps): Feature<WebhooksServices> {
 
   return {
     name: 'webhooks',
-    services: { keys, subscriptions, events, delivery },
+    services: { keys, certificates, subscriptions, events, delivery },
     http: {
       families: mounts.filter((m) => m.ownsNotFound !== false).map((m) => ({ prefix: m.prefix, family: errors })),
       async register(scope) {

@@ -6,6 +6,7 @@ import { expect } from 'vitest'
 import type { ReportingRoutes } from '../../src/reporting/feature.js'
 import { actingOrganization } from '../../src/reporting/gateway.js'
 import type { Response, TestApp } from './harness.js'
+import { mleCertificate } from './webhooks.js'
 
 /** Echoes the organization the gateway resolved, for GET and for a POST with a JSON body. */
 export const probe: ReportingRoutes = async (scope) => {
@@ -45,6 +46,8 @@ export const bodyOf = (route: Route) => (typeof route.body === 'function' ? rout
 const reportIds: Record<string, string> = {}
 const ONE_TIME = { reportDefinitionName: 'TransactionRequestClass', reportName: 'Security_Report', reportFields: ['Request.RequestID'], timezone: 'GMT', reportStartTime: '2026-01-20T00:00:00Z', reportEndTime: '2026-01-21T00:00:00Z' }
 let clockCalls = 0
+/** The certificate keys-asym stores, each call under a new key id (the server makes one when none is given). */
+const MLE_PUB = mleCertificate().pub
 
 /** The on-demand reports, over windows of the sandbox's 90 days (they end on the clock's date, 2026-02-01 in the suites). */
 export const ON_DEMAND: Route[] = [
@@ -77,6 +80,7 @@ export const ROUTES: Route[] = [
   { name: 'POST /sandbox/v1/clock', method: 'POST', path: '/sandbox/v1/clock', body: () => JSON.stringify({ to: new Date(Date.UTC(2026, 1, 1, 10) + ++clockCalls * 60_000).toISOString() }) },
   ...ON_DEMAND,
   { name: 'POST /kms/egress/v2/keys-sym', method: 'POST', path: '/kms/egress/v2/keys-sym', body: '{}' },
+  { name: 'POST /kms/egress/v2/keys-asym', method: 'POST', path: '/kms/egress/v2/keys-asym', body: JSON.stringify({ keyInformation: { pub: MLE_PUB } }) },
   { name: 'GET /notification-subscriptions/v2/webhooks', method: 'GET', path: '/notification-subscriptions/v2/webhooks' },
   { name: 'POST /notification-subscriptions/v2/webhooks', method: 'POST', path: '/notification-subscriptions/v2/webhooks', body: JSON.stringify({ products: [{ productId: 'customerInvoicing', eventTypes: ['invoicing.customer.invoice.paid'] }], webhookUrl: 'http://127.0.0.1:9/hook' }) },
   { name: 'GET /webhooks/v1/notifications', method: 'GET', path: '/webhooks/v1/notifications' },

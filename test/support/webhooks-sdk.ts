@@ -1,10 +1,14 @@
 // Every webhook operation of the official SDK (CreateNewWebhooksApi, ManageWebhooksApi), in one pass, under whatever
 // merchant configuration (authentication type) a test gives: what each reporting scheme's test runs.
 import { expect } from 'vitest'
+import type { TestApp } from './harness.js'
 import { cybersource, sdkCall } from './reporting.js'
-import { INVOICE_PAID, subscriptionBody, vcSignatureValid, type Receiver } from './webhooks.js'
+import { INVOICE_PAID, countCertificates, mleCertificate, subscriptionBody, vcSignatureValid, type Receiver } from './webhooks.js'
 
-export async function webhookTour(o: { config: object; acting: string; receiver: Receiver }): Promise<void> {
+/** The subscriber's message-level encryption certificate every tour stores (one more row each time). */
+const certificate = mleCertificate()
+
+export async function webhookTour(o: { t: Pick<TestApp, 'db'>; config: object; acting: string; receiver: Receiver }): Promise<void> {
   const create = new cybersource.CreateNewWebhooksApi(o.config, new cybersource.ApiClient())
   const manage = new cybersource.ManageWebhooksApi(o.config, new cybersource.ApiClient())
 
@@ -15,6 +19,14 @@ export async function webhookTour(o: { config: object; acting: string; receiver:
   expect(key.error, 'saveSymEgressKey').toBeNull()
   expect(key.data.keyInformation.organizationId).toBe(o.acting)
   const keys = { [key.data.keyInformation.keyId as string]: key.data.keyInformation.key as string }
+  const storedBefore = await countCertificates(o.t, { organizationId: o.acting, fingerprint: certificate.fingerprint })
+  const asym = await sdkCall((cb) => manage.saveAsymEgressKey({ keyInformation: { pub: certificate.pub, organizationId: o.acting } }, {}, cb))
+  expect(asym.error, 'saveAsymEgressKey').toBeNull()
+  expect(asym.status).toBe(201)
+  expect(asym.data).toBeInstanceOf(cybersource.InlineResponse20110)
+  expect(asym.data.status).toBe('ACCEPTED')
+  expect(asym.data.submitTimeUtc).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/)
+  expect(await countCertificates(o.t, { organizationId: o.acting, fingerprint: certificate.fingerprint })).toBe(storedBefore + 1)
 
   const created = await sdkCall((cb) => create.notificationSubscriptionsV2WebhooksPost({ createWebhook: subscriptionBody(o.receiver.url, { organizationId: o.acting, securityPolicy: { securityType: 'key', config: { additionalConfig: { keyId: Object.keys(keys)[0] } } } }) }, cb))
   expect(created.error, 'notificationSubscriptionsV2WebhooksPost').toBeNull()

@@ -1,10 +1,11 @@
 // Webhook test support: a local receiver that records every request (raw body included) and answers as a test
-// script says, signature checks written here from the reference (independently of the server's signer), and the
-// official SDK's webhook APIs pointed at a test server.
-import { createHmac } from 'node:crypto'
+// script says, signature checks written here from the reference (independently of the server's signer), the
+// official SDK's webhook APIs pointed at a test server, and message-level encryption certificates for keys-asym.
+import { createHash, createHmac } from 'node:crypto'
 import { createServer, type IncomingHttpHeaders, type Server, type ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import type { TestApp } from './harness.js'
+import { makeCertificate, type CertificateOptions } from './reporting-jwt.js'
 import { cybersource, sdkCall, sdkConfig, type SdkResult } from './reporting.js'
 
 export interface Received {
@@ -129,4 +130,38 @@ export function subscriptionBody(url: string, over: Record<string, unknown> = {}
 
 export function createSubscription(apis: WebhookApis, body: Record<string, unknown>) {
   return sdkCall((cb) => apis.create.notificationSubscriptionsV2WebhooksPost({ createWebhook: body }, cb))
+}
+
+export interface MleCertificate {
+  /** What SaveAsymEgressKey.keyInformation.pub carries: base64 of the DER, no BEGIN/END lines. */
+  pub: string
+  pem: string
+  /** SHA-256 of the DER, hex: what the server stores. */
+  fingerprint: string
+  /** The private key, PKCS#8 PEM and base64 DER (what a caller might wrongly send). */
+  privatePem: string
+  privateDer: string
+}
+
+/** A self-signed RSA certificate, valid from 2020 to 2045 unless told (the suites' clocks sit anywhere between). */
+export function mleCertificate(o: Omit<CertificateOptions, 'organization'> = {}): MleCertificate {
+  const made = makeCertificate({ organization: 'subscriber', notBefore: new Date('2020-01-01T00:00:00Z'), notAfter: new Date('2045-01-01T00:00:00Z'), ...o })
+  made.remove() // only the certificate is wanted, not the .p12 beside it
+  const pub = made.pem.replace(/-----(BEGIN|END) CERTIFICATE-----|\s/g, '')
+  const privateDer = made.privateKey.export({ type: 'pkcs8', format: 'der' })
+  return {
+    pub,
+    pem: made.pem,
+    fingerprint: createHash('sha256').update(Buffer.from(pub, 'base64')).digest('hex'),
+    privatePem: made.privateKey.export({ type: 'pkcs8', format: 'pem' }).toString(),
+    privateDer: privateDer.toString('base64'),
+  }
+}
+
+/** Stored certificates, of one organization or all. */
+export async function countCertificates(t: Pick<TestApp, 'db'>, where: { organizationId?: string; fingerprint?: string } = {}): Promise<number> {
+  let query = t.db.kysely.selectFrom('webhook_certificates').select((eb) => eb.fn.countAll<string>().as('n'))
+  if (where.organizationId !== undefined) query = query.where('organization_id', '=', where.organizationId)
+  if (where.fingerprint !== undefined) query = query.where('fingerprint', '=', where.fingerprint)
+  return Number((await query.executeTakeFirstOrThrow()).n)
 }

@@ -26,19 +26,19 @@ afterAll(async () => {
 
 describe('the webhook API through the SDK', () => {
   it('with HTTP Signature, as testrest_two under its account’s meta key', async () => {
-    await webhookTour({ config: sdkConfig(t.baseUrl, 'testrest_two', ACCT_KEY), acting: 'testrest_two', receiver })
+    await webhookTour({ t, config: sdkConfig(t.baseUrl, 'testrest_two', ACCT_KEY), acting: 'testrest_two', receiver })
   })
 
   it('with JWT RS256 (.p12), as testrest, and as testrest_two under the account’s certificate', async () => {
-    await webhookTour({ config: jwtP12Config(t.baseUrl, 'testrest', certs.merchant), acting: 'testrest', receiver })
-    await webhookTour({ config: jwtP12Config(t.baseUrl, 'testrest_two', certs.account, 'testrest_acct'), acting: 'testrest_two', receiver })
+    await webhookTour({ t, config: jwtP12Config(t.baseUrl, 'testrest', certs.merchant), acting: 'testrest', receiver })
+    await webhookTour({ t, config: jwtP12Config(t.baseUrl, 'testrest_two', certs.account, 'testrest_acct'), acting: 'testrest_two', receiver })
   })
 
   it('with JWT HS256 under a shared secret, as testrest', async () => {
-    await webhookTour({ config: jwtSecretConfig(t.baseUrl, 'testrest', TESTREST_KEY), acting: 'testrest', receiver })
+    await webhookTour({ t, config: jwtSecretConfig(t.baseUrl, 'testrest', TESTREST_KEY), acting: 'testrest', receiver })
   })
 
   it('with an OAuth bearer token (client_credentials), as testrest', async () => {
-    await webhookTour({ config: oauthConfig(t.baseUrl, 'testrest', await clientCredentialsToken(t, MERCHANT_CLIENT)), acting: 'testrest', receiver })
+    await webhookTour({ t, config: oauthConfig(t.baseUrl, 'testrest', await clientCredentialsToken(t, MERCHANT_CLIENT)), acting: 'testrest', receiver })
   })
 })

@@ -1,11 +1,11 @@
 // The webhook management API through the official SDK (CreateNewWebhooksApi, ManageWebhooksApi), as testrest with
-// its own key and as testrest_two with testrest_acct's meta key: products, signing keys, create, list (a bare
-// array), get, update, status, the v1 test call, delete; and tenancy: another organization's webhook answers exactly
+// its own key and as testrest_two with testrest_acct's meta key: products, signing keys, encryption certificates,
+// create, list (a bare array), get, update, status, the v1 test call, delete; and tenancy: another organization's webhook answers exactly
 // as an unknown one.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { FakeClock, startTestApp, type TestApp } from '../support/harness.js'
 import { ACCT_KEY, OTHER_KEY, TESTREST_KEY, cybersource, sdkCall } from '../support/reporting.js'
-import { INVOICE_PAID, INVOICE_SEND, createSigningKey, createSubscription, standardSignatureValid, startReceiver, subscriptionBody, vcSignatureValid, webhookApis, type Receiver } from '../support/webhooks.js'
+import { INVOICE_PAID, INVOICE_SEND, countCertificates, createSigningKey, mleCertificate, createSubscription, standardSignatureValid, startReceiver, subscriptionBody, vcSignatureValid, webhookApis, type Receiver } from '../support/webhooks.js'
 
 let t: TestApp
 let receiver: Receiver
@@ -118,6 +118,42 @@ describe.each([
     expect(patchGone.status).toBe(404)
     expect(notFoundBody(patchGone.error?.response?.text)).toEqual({ reason: 'NOT_FOUND', message: 'Not found', details: [{ field: 'webhookId', reason: 'no such webhook subscription' }] })
     expect((await put('ACTIVE')).status).toBe(404)
+  })
+
+  it('stores a message-level encryption certificate (keys-asym), answering only that it was accepted', async () => {
+    const cert = mleCertificate({ notAfter: new Date(t.clock.now().getTime() + 30 * 86_400_000) })
+    const keyId = `mle-${org}`
+    const body = {
+      clientReferenceInformation: { code: 'ref-42' },
+      clientRequestAction: 'store',
+      keyInformation: { provider: 'nrtd', tenant: org, keyType: 'Asymmetric', organizationId: org, pub: cert.pub, keyId, pvt: cert.privateDer, status: 'ACTIVE', expiryDuration: '365' },
+    }
+    const res = await sdkCall((cb) => apis().manage.saveAsymEgressKey(body, { vCCorrelationId: 'corr-1' }, cb))
+    expect(res.error).toBeNull()
+    expect(res.status).toBe(201)
+    expect(res.data).toBeInstanceOf(cybersource.InlineResponse20110)
+    expect(JSON.parse(JSON.stringify(res.data))).toEqual({ submitTimeUtc: t.clock.now().toISOString().replace(/\.\d{3}Z$/, 'Z'), status: 'ACCEPTED' })
+    const row = await t.db.kysely.selectFrom('webhook_certificates').selectAll().where('id', '=', keyId).executeTakeFirstOrThrow()
+    expect(row).toMatchObject({ organization_id: org, provider: 'nrtd', tenant: org, key_type: 'asymmetric', client_reference_code: 'ref-42', fingerprint: cert.fingerprint, status: 'ACTIVE', created_at: t.clock.now().toISOString() })
+    expect(row.certificate.replace(/\r?\n/g, '')).toBe(cert.pem.replace(/\r?\n/g, ''))
+    // Kept until the certificate's own end, 30 days away, not the 365 days asked for.
+    expect(row.not_after).toBe(new Date(Math.floor((t.clock.now().getTime() + 30 * 86_400_000) / 1000) * 1000).toISOString())
+    expect(row.expires_at).toBe(row.not_after)
+    // The private key sent with it is nowhere: not in the row, not in the answer.
+    expect(JSON.stringify(row)).not.toContain(cert.privateDer.slice(0, 40))
+
+    const short = mleCertificate()
+    const defaults = await sdkCall((cb) => apis().manage.saveAsymEgressKey({ keyInformation: { pub: short.pub, expiryDuration: '10' } }, {}, cb))
+    expect(defaults.status).toBe(201)
+    const stored = await t.db.kysely.selectFrom('webhook_certificates').selectAll().where('fingerprint', '=', short.fingerprint).executeTakeFirstOrThrow()
+    expect(stored).toMatchObject({ organization_id: org, provider: 'nrtd', tenant: org, key_type: 'asymmetric', client_reference_code: null, expires_at: new Date(t.clock.now().getTime() + 10 * 86_400_000).toISOString() })
+    expect(stored.id).toMatch(/^[0-9a-f-]{36}$/)
+
+    const before = await countCertificates(t)
+    const theirs = await sdkCall((cb) => apis().manage.saveAsymEgressKey({ keyInformation: { pub: short.pub, organizationId: 'othermerchant' } }, {}, cb))
+    expect(theirs.status).toBe(404)
+    expect(notFoundBody(theirs.error?.response?.text)).toEqual({ reason: 'NOT_FOUND', message: 'Not found', details: [{ field: 'keyInformation.organizationId', reason: 'no such organization' }] })
+    expect(await countCertificates(t)).toBe(before)
   })
 
   it('sends a test notification (v1), signed with the key like any notification', async () => {

@@ -1,9 +1,10 @@
 // Bad input answers 400 in the reporting error body, {submitTimeUtc, reason: INVALID_DATA, message, details}, naming
-// every member at fault, and stores nothing: subscriptions, updates, status changes, signing keys, replays, events.
+// every member at fault, and stores nothing: subscriptions, updates, status changes, signing keys, encryption
+// certificates, replays, events.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { FakeClock, startTestApp, type TestApp } from '../support/harness.js'
-import { ACCT_KEY, TESTREST_KEY, signedCall } from '../support/reporting.js'
-import { INVOICE_PAID, subscriptionBody } from '../support/webhooks.js'
+import { ACCT_KEY, OTHER_KEY, TESTREST_KEY, signedCall } from '../support/reporting.js'
+import { INVOICE_PAID, mleCertificate, subscriptionBody } from '../support/webhooks.js'
 
 const START = Date.now()
 let t: TestApp
@@ -21,7 +22,7 @@ afterAll(() => t.close())
 
 const send = (method: string, path: string, body: unknown, merchantId?: string) =>
   signedCall(t, { method, path, body: typeof body === 'string' ? body : JSON.stringify(body), key: TESTREST_KEY, ...(merchantId ? { merchantId } : {}) })
-const count = async (table: 'webhook_subscriptions' | 'webhook_keys' | 'webhook_events' | 'webhook_notifications') =>
+const count = async (table: 'webhook_subscriptions' | 'webhook_keys' | 'webhook_certificates' | 'webhook_events' | 'webhook_notifications') =>
   Number((await t.db.kysely.selectFrom(table).select((eb) => eb.fn.countAll<string>().as('n')).executeTakeFirstOrThrow()).n)
 
 async function expectInvalid(res: Awaited<ReturnType<typeof send>>, fields: string[]) {
@@ -106,6 +107,97 @@ describe('signing keys', () => {
     const again = await send('POST', '/kms/egress/v2/keys-sym', body)
     expect(again.status).toBe(409)
     expect(again.json.details).toEqual([{ field: 'keyInformation.keyId', reason: 'a key with this id exists' }])
+  })
+})
+
+describe('encryption certificates (keys-asym)', () => {
+  const day = 86_400_000
+  const good = mleCertificate()
+  const expired = mleCertificate({ notAfter: new Date(START - day) })
+  const notYet = mleCertificate({ notBefore: new Date(START + day), notAfter: new Date(START + 400 * day) })
+  const weak = mleCertificate({ bits: 1024 })
+  const asym = (info: Record<string, unknown>, over: Record<string, unknown> = {}) => ({ keyInformation: { pub: good.pub, ...info }, ...over })
+  const post = (body: unknown, merchantId?: string) => send('POST', '/kms/egress/v2/keys-asym', body, merchantId)
+
+  it.each([
+    ['no pub', { keyInformation: { organizationId: 'testrest' } }, ['keyInformation.pub']],
+    ['no body members at all', {}, ['keyInformation.pub']],
+    ['a pub that is not base64', asym({ pub: 'not base64 at all!' }), ['keyInformation.pub']],
+    ['a pub that is base64 of no certificate', asym({ pub: Buffer.from('hello certificate').toString('base64') }), ['keyInformation.pub']],
+    ['a private key (PKCS#8 DER) as pub', asym({ pub: good.privateDer }), ['keyInformation.pub']],
+    ['a private key (PEM) as pub', asym({ pub: good.privatePem }), ['keyInformation.pub']],
+    ['a PEM block that is no certificate', asym({ pub: `-----BEGIN PUBLIC KEY-----\n${good.pub}\n-----END PUBLIC KEY-----` }), ['keyInformation.pub']],
+    ['an expired certificate', asym({ pub: expired.pub }), ['keyInformation.pub']],
+    ['a certificate not valid yet', asym({ pub: notYet.pub }), ['keyInformation.pub']],
+    ['an RSA key under 2048 bits', asym({ pub: weak.pub }), ['keyInformation.pub']],
+    ['a zero expiry', asym({ expiryDuration: '0' }), ['keyInformation.expiryDuration']],
+    ['an expiry over ten years', asym({ expiryDuration: '3651' }), ['keyInformation.expiryDuration']],
+    ['an expiry that is no number', asym({ expiryDuration: 'a year' }), ['keyInformation.expiryDuration']],
+    ['a status other than ACTIVE', asym({ status: 'REVOKED' }), ['keyInformation.status']],
+    ['a shared-secret keyType', asym({ keyType: 'sharedSecret' }), ['keyInformation.keyType']],
+    ['another provider', asym({ provider: 'acme' }), ['keyInformation.provider']],
+    ['an unknown action', asym({}, { clientRequestAction: 'REFRESH' }), ['clientRequestAction']],
+    ['a bad keyId', asym({ keyId: 'bad id!' }), ['keyInformation.keyId']],
+    ['everything wrong at once', { clientRequestAction: 'DELETE', keyInformation: { pub: expired.pub, status: 'INACTIVE', expiryDuration: '-1' } }, ['clientRequestAction', 'keyInformation.pub', 'keyInformation.status', 'keyInformation.expiryDuration']],
+  ])('refuses %s, naming it, and stores nothing', async (_name, body, fields) => {
+    const before = await count('webhook_certificates')
+    const res = await post(body)
+    await expectInvalid(res, fields)
+    expect(await count('webhook_certificates')).toBe(before)
+  })
+
+  it('says why a pub is refused, never quoting it', async () => {
+    for (const [pub, reason] of [
+      [good.privateDer, /is a private key/],
+      [good.privatePem, /is a private key/],
+      [expired.pub, /^expired at \d{4}-/],
+      [notYet.pub, /^is not valid before \d{4}-/],
+      [weak.pub, /RSA public key of at least 2048 bits/],
+      ['AAAA', /base64 of a DER X\.509 certificate/],
+    ] as const) {
+      const res = await post(asym({ pub }))
+      expect(res.json.details).toEqual([{ field: 'keyInformation.pub', reason: expect.stringMatching(reason) }])
+      expect(res.text).not.toContain(pub.slice(0, 40))
+    }
+  })
+
+  it("answers an organization it may not act for exactly as an unknown one, and stores nothing", async () => {
+    const before = await count('webhook_certificates')
+    const answers = []
+    for (const organizationId of ['othermerchant', 'no_such_org']) {
+      const res = await post(asym({ organizationId }))
+      expect(res.status, res.text).toBe(404)
+      answers.push({ reason: res.json.reason, message: res.json.message, details: res.json.details })
+    }
+    // A merchant may not act for its account either.
+    const up = await post(asym({ organizationId: 'testrest_acct' }))
+    expect(up.status).toBe(404)
+    expect(answers[0]).toEqual({ reason: 'NOT_FOUND', message: 'Not found', details: [{ field: 'keyInformation.organizationId', reason: 'no such organization' }] })
+    expect(answers[1]).toEqual(answers[0])
+    expect(await count('webhook_certificates')).toBe(before)
+  })
+
+  it('refuses a taken keyId (409) and wrong credentials (401), storing nothing more', async () => {
+    const body = asym({ keyId: 'mle-cert-1' })
+    expect((await post(body)).status).toBe(201)
+    const before = await count('webhook_certificates')
+    const again = await post(body)
+    expect(again.status).toBe(409)
+    expect(again.json).toMatchObject({ reason: 'DUPLICATE_REQUEST', details: [{ field: 'keyInformation.keyId', reason: 'a key with this id exists' }] })
+    const wrongSecret = { ...TESTREST_KEY, secret: Buffer.alloc(32, 1).toString('base64') }
+    for (const key of [wrongSecret, OTHER_KEY]) {
+      const res = await signedCall(t, { method: 'POST', path: '/kms/egress/v2/keys-asym', body: JSON.stringify(asym({})), key, merchantId: 'testrest' })
+      expect(res.status).toBe(401)
+      expect(res.json).toEqual({ response: { rmsg: 'Authentication Failed' } })
+    }
+    expect(await count('webhook_certificates')).toBe(before)
+  })
+
+  it('reads a PEM CERTIFICATE block as well as the bare base64 body, and stores the same certificate', async () => {
+    const res = await post(asym({ pub: good.pem, keyId: 'mle-pem' }))
+    expect(res.status, res.text).toBe(201)
+    const row = await t.db.kysely.selectFrom('webhook_certificates').selectAll().where('id', '=', 'mle-pem').executeTakeFirstOrThrow()
+    expect(row.fingerprint).toBe(good.fingerprint)
   })
 })
 

@@ -18,6 +18,7 @@ import * as m0014 from '../../migrations/0014_reporting_bearer_auth.js'
 import * as m0015 from '../../migrations/0015_transaction_tallies.js'
 import * as m0016 from '../../migrations/0016_report_engine.js'
 import * as m0017 from '../../migrations/0017_webhooks.js'
+import * as m0018 from '../../migrations/0018_webhook_certificates.js'
 
 const migrations: Record<string, Migration> = {
   '0001_foundation': m0001,
@@ -36,6 +37,7 @@ const migrations: Record<string, Migration> = {
   '0015_transaction_tallies': m0015,
   '0016_report_engine': m0016,
   '0017_webhooks': m0017,
+  '0018_webhook_certificates': m0018,
 }
 
 const provider: MigrationProvider = { getMigrations: async () => migrations }

@@ -1,4 +1,4 @@
-// Table types of the webhook feature (migration 0017), beside schema.ts's others.
+// Table types of the webhook feature (migrations 0017 and 0018), beside schema.ts's others.
 
 /** A webhook signing key (SaveSymEgressKey): the key id subscribers look up, its secret sealed under SECRETS_KEY. */
 export interface WebhookKeysTable {
@@ -13,6 +13,25 @@ export interface WebhookKeysTable {
   secret_sealed: string
   status: 'ACTIVE' | 'REVOKED'
   created_at: string
+  expires_at: string
+}
+
+/** A subscriber's message-level encryption certificate (SaveAsymEgressKey): public material only. */
+export interface WebhookCertificatesTable {
+  id: string
+  organization_id: string
+  provider: string
+  tenant: string
+  key_type: string
+  client_reference_code: string | null
+  /** The X.509 certificate, PEM. */
+  certificate: string
+  /** SHA-256 of the certificate's DER, lowercase hex. */
+  fingerprint: string
+  not_after: string
+  status: 'ACTIVE' | 'REVOKED'
+  created_at: string
+  /** The earlier of expiryDuration and the certificate's notAfter. */
   expires_at: string
 }
 

@@ -3,7 +3,7 @@
 import type { Insertable, Selectable } from 'kysely'
 import type { ReportClocksTable, ReportEventsTable, ReportInstancesTable, ReportSchedulesTable } from './schema-reports.js'
 import type { TransactionDetailsTable, TransactionEventsTable, TransactionSandboxLoadsTable, TransactionTalliesTable, TransactionsTable } from './schema-transactions.js'
-import type { WebhookAttemptsTable, WebhookEventsTable, WebhookKeysTable, WebhookNotificationsTable, WebhookSubscriptionsTable } from './schema-webhooks.js'
+import type { WebhookAttemptsTable, WebhookCertificatesTable, WebhookEventsTable, WebhookKeysTable, WebhookNotificationsTable, WebhookSubscriptionsTable } from './schema-webhooks.js'
 
 export type * from './schema-reports.js'
 export type * from './schema-transactions.js'
@@ -342,6 +342,7 @@ export interface Database {
   report_events: ReportEventsTable
   report_clocks: ReportClocksTable
   webhook_keys: WebhookKeysTable
+  webhook_certificates: WebhookCertificatesTable
   webhook_subscriptions: WebhookSubscriptionsTable
   webhook_events: WebhookEventsTable
   webhook_notifications: WebhookNotificationsTable

@@ -1,8 +1,10 @@
-// Webhook signing key rows. The sealed secret is read only to sign; nothing that builds a response selects it.
+// Webhook signing key rows and message-level encryption certificates. The sealed secret is read only to sign;
+// nothing that builds a response selects it.
 import type { Executor } from '../../platform/db/database.js'
-import type { WebhookKeysTable } from '../../platform/db/schema.js'
+import type { WebhookCertificatesTable, WebhookKeysTable } from '../../platform/db/schema.js'
 
 export type KeyRow = WebhookKeysTable
+export type CertificateRow = WebhookCertificatesTable
 
 /** False when the id is taken. */
 export async function insertKey(db: Executor, row: KeyRow): Promise<boolean> {
@@ -26,4 +28,10 @@ export function newestUsableKey(db: Executor, organizationId: string, now: strin
     .orderBy('id', 'desc')
     .limit(1)
     .executeTakeFirst()
+}
+
+/** False when the id is taken. */
+export async function insertCertificate(db: Executor, row: CertificateRow): Promise<boolean> {
+  const result = await db.insertInto('webhook_certificates').values(row).onConflict((oc) => oc.column('id').doNothing()).executeTakeFirst()
+  return Number(result.numInsertedOrUpdatedRows ?? 0n) > 0
 }

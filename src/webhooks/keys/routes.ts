@@ -1,11 +1,13 @@
 // POST /kms/egress/v2/keys-sym: the digital signature key that signs an organization's notifications.
+// POST /kms/egress/v2/keys-asym: a subscriber's message-level encryption certificate, validated and kept.
 import type { App } from '../../platform/http/app.js'
 import { actingOrganization } from '../../reporting/gateway.js'
 import { failureBody } from '../../reporting/schemas.js'
-import { SaveSymEgressKeyBody, SaveSymEgressKeyResponse } from './schemas.js'
+import type { WebhookCertificateService } from './certificates.js'
+import { SaveAsymEgressKeyBody, SaveAsymEgressKeyResponse, SaveSymEgressKeyBody, SaveSymEgressKeyResponse } from './schemas.js'
 import type { WebhookKeyService } from './service.js'
 
-export async function keyRoutes(scope: App, deps: { keys: WebhookKeyService }): Promise<void> {
+export async function keyRoutes(scope: App, deps: { keys: WebhookKeyService; certificates: WebhookCertificateService }): Promise<void> {
   scope.post(
     '/v2/keys-sym',
     {
@@ -19,5 +21,21 @@ export async function keyRoutes(scope: App, deps: { keys: WebhookKeyService }): 
       },
     },
     async (request, reply) => reply.code(201).send(await deps.keys.save(actingOrganization(request), request.body ?? {})),
+  )
+
+  scope.post(
+    '/v2/keys-asym',
+    {
+      schema: {
+        operationId: 'saveAsymEgressKey',
+        summary: 'Message Level Encryption',
+        description:
+          'Stores your message-level encryption certificate (keyInformation.pub: an X.509 certificate, RSA of at least 2048 bits, valid now, base64 of the DER). CREATE and STORE both store it. keyInformation.pvt is accepted for the SDK model and dropped: never send a private key. Notifications are not encrypted yet (payloadEncryption is false for every event type); the certificate is kept for when they are.',
+        tags: ['Webhooks'],
+        body: SaveAsymEgressKeyBody,
+        response: { 201: SaveAsymEgressKeyResponse, 400: failureBody(['INVALID_DATA']), 404: failureBody(['NOT_FOUND']), 409: failureBody(['DUPLICATE_REQUEST']) },
+      },
+    },
+    async (request, reply) => reply.code(201).send(await deps.certificates.save(actingOrganization(request), request.body)),
   )
 }

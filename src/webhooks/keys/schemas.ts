@@ -1,5 +1,5 @@
-// Wire schemas of POST /kms/egress/v2/keys-sym, with the keys of the official SDK's SaveSymEgressKey and
-// InlineResponse2017 models. Every request member is optional in the SDK; the service checks meanings and names the
+// Wire schemas of POST /kms/egress/v2/keys-sym and keys-asym, with the keys of the official SDK's SaveSymEgressKey,
+// InlineResponse2017, SaveAsymEgressKey and InlineResponse20110 models. Every request member is optional in the SDK; the service checks meanings and names the
 // member at fault by its flattened JSON path (keyInformation.expiryDuration).
 import { Type, type Static } from 'typebox'
 
@@ -44,3 +44,31 @@ export const SaveSymEgressKeyResponse = Type.Object(
   { description: 'Created: the key is returned once and signs the organization’s notifications from now on' },
 )
 export type SaveSymEgressKeyResponse = Static<typeof SaveSymEgressKeyResponse>
+
+export const SaveAsymEgressKeyBody = Type.Object({
+  clientReferenceInformation: Type.Optional(Type.Object({ code: Text(50, 'Your reference, kept with the certificate') })),
+  clientRequestAction: Text(16, 'CREATE (default) or STORE: either stores the certificate given'),
+  keyInformation: Type.Optional(
+    Type.Object({
+      provider: Text(32, 'nrtd (default)'),
+      tenant: Text(64, 'Your organization id (default)'),
+      keyType: Text(32, 'asymmetric (default); asym, certificate and mle mean the same'),
+      organizationId: Text(32, 'Your organization or one below it (default: the acting organization)'),
+      pub: Text(16_384, 'Required: your X.509 certificate (RSA, at least 2048 bits), base64 of the DER; a PEM CERTIFICATE block is read too'),
+      keyId: Text(64, 'The id to store it under (default: a new UUID)'),
+      pvt: Text(16_384, 'Accepted for the SDK model only: never stored, logged or echoed. Do not send your private key'),
+      status: Text(16, 'ACTIVE (default)'),
+      expiryDuration: Text(4, 'Days it is kept, 1 to 3650 (default 365), and never past the certificate’s notAfter'),
+    }),
+  ),
+})
+export type SaveAsymEgressKeyBody = Static<typeof SaveAsymEgressKeyBody>
+
+export const SaveAsymEgressKeyResponse = Type.Object(
+  {
+    submitTimeUtc: Type.String({ description: 'YYYY-MM-DDThh:mm:ssZ' }),
+    status: Type.String({ enum: ['ACCEPTED'] }),
+  },
+  { description: 'Created: the certificate is stored for the organization' },
+)
+export type SaveAsymEgressKeyResponse = Static<typeof SaveAsymEgressKeyResponse>
