@@ -10,7 +10,7 @@ import { join } from 'node:path'
 import { parseArgs } from 'node:util'
 import { describeFailure, formatSummary, passed, runCampaign, type Target } from '../test/fuzz/engine.js'
 import { PARTNER_REDIRECT } from '../test/fuzz/oracle.js'
-import { LIMITS } from '../test/fuzz/raw.js'
+import { LIMITS, THROTTLES_RAISED } from '../test/fuzz/raw.js'
 
 const { values } = parseArgs({
   options: {
@@ -38,8 +38,7 @@ const env = {
   PORT: '0',
   DATABASE_URL: process.env['DATABASE_URL'] ?? `sqlite:${join(dir, 'fuzz.db')}`,
   LOG_LEVEL: 'trace',
-  RATE_LIMIT_PER_MINUTE: '1000000',
-  ...Object.fromEntries(Object.entries(LIMITS).map(([k, v]) => [k, String(v)])),
+  ...Object.fromEntries(Object.entries({ ...LIMITS, ...THROTTLES_RAISED }).map(([k, v]) => [k, String(v)])),
 }
 const cli = (args: string[]) => [process.execPath, ['--import', 'tsx', join(root, 'src/cli.ts'), ...args]] as const
 

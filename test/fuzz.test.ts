@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, expect, it } from 'vitest'
 import { describeFailure, formatSummary, runCampaign, type Target } from './fuzz/engine.js'
 import { PARTNER_REDIRECT } from './fuzz/oracle.js'
-import { LIMITS } from './fuzz/raw.js'
+import { LIMITS, THROTTLES_RAISED } from './fuzz/raw.js'
 import { startTestApp, type TestApp } from './support/harness.js'
 
 const SEED = Number(process.env['FUZZ_SEED'] ?? 20_260_611)
@@ -16,8 +16,8 @@ const ONLY = process.env['FUZZ_CASE'] === undefined ? undefined : Number(process
 let t: TestApp
 let target: Target
 beforeAll(async () => {
-  const env = Object.fromEntries(Object.entries(LIMITS).map(([k, v]) => [k, String(v)]))
-  t = await startTestApp({ env: { ...env, LOG_LEVEL: 'trace', RATE_LIMIT_PER_MINUTE: '1000000' } })
+  const env = Object.fromEntries(Object.entries({ ...LIMITS, ...THROTTLES_RAISED }).map(([k, v]) => [k, String(v)]))
+  t = await startTestApp({ env: { ...env, LOG_LEVEL: 'trace' } })
   const created = await t.app.services.oauth.clients.create({ name: 'Fuzz partner', redirectUris: [PARTNER_REDIRECT], scopes: ['reporting'], public: false })
   target = {
     baseUrl: t.baseUrl,

@@ -8,6 +8,17 @@ import type { FuzzCase } from './wire.js'
 
 /** The server limits the campaign runs with (short, so slow clients cost seconds, not minutes). */
 export const LIMITS = { HEADERS_TIMEOUT_MS: 1_000, REQUEST_TIMEOUT_MS: 2_000, BODY_MIN_BYTES_PER_SECOND: 50, BODY_RATE_WINDOW_MS: 1_000 }
+/**
+ * The throttles a campaign raises so that they do not hide the rest: the gateway's per-minute limit and OAuth's
+ * sign-in and client-call guessing limits (issue 10), which would otherwise answer most of the campaign's sign-ins 429.
+ */
+export const THROTTLES_RAISED = {
+  RATE_LIMIT_PER_MINUTE: 1_000_000,
+  OAUTH_SIGN_IN_PER_MINUTE: 1_000_000,
+  OAUTH_SIGN_IN_PER_CLIENT_PER_MINUTE: 1_000_000,
+  OAUTH_CLIENT_CALLS_PER_MINUTE: 1_000_000,
+  OAUTH_CLIENT_CALLS_PER_CLIENT_PER_MINUTE: 1_000_000,
+}
 
 const PATHS = ['/v2/accounts?v=1', '/v2/auth?v=1', '/v2/token?v=1', '/oauth2/v3/token', '/oauth2/v3/authorize?response_type=code', '/health/live', '/nothing']
 
