@@ -8,13 +8,13 @@
 // ratios, not absolute numbers.
 import { spawn, type ChildProcess } from 'node:child_process'
 import { mkdtempSync, openSync } from 'node:fs'
-import { createServer } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import autocannon from 'autocannon'
 import { request } from 'undici'
 import { TESTREST_KEY, signedHeaders } from '../test/support/reporting.js'
+import { freePort } from './free-port.js'
 
 const SECONDS = Number(process.env['BENCH_SECONDS'] ?? 10)
 const ROUNDS = Number(process.env['BENCH_ROUNDS'] ?? 3)
@@ -22,17 +22,6 @@ const CONNECTIONS = 50
 const SERVER = fileURLToPath(new URL('./server.ts', import.meta.url))
 const BIN = fileURLToPath(new URL('../bin/finapi.js', import.meta.url))
 const BASE_HEADERS = { 'x-svc-key': 'sandbox-key-finapi', 'user-agent': 'finapi-bench/1.0' }
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = createServer()
-    srv.listen(0, '127.0.0.1', () => {
-      const address = srv.address()
-      srv.close(() => resolve(typeof address === 'object' && address ? address.port : 0))
-    })
-    srv.on('error', reject)
-  })
-}
 
 /** `finapi serve` from the compiled build with npm start's defaults, its log lines (one per request) to /dev/null. */
 async function startFinapi(): Promise<{ child: ChildProcess; url: string }> {

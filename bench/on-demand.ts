@@ -16,7 +16,6 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process'
 import { createHmac } from 'node:crypto'
 import { mkdtempSync, openSync, rmSync, writeFileSync } from 'node:fs'
-import { createServer } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
@@ -28,6 +27,7 @@ import { openDatabase, type Db } from '../src/platform/db/database.js'
 import { migrateToLatest } from '../src/platform/db/migrate.js'
 import { claimSandboxLoad } from '../src/reporting/transactions/repository.js'
 import { storeGenerated } from '../src/reporting/transactions/service/generate.js'
+import { freePort } from './free-port.js'
 
 const ROWS = Number(process.env['BENCH_ROWS'] ?? 1_000_000)
 const CALLS = Number(process.env['BENCH_CALLS'] ?? 200)
@@ -51,16 +51,6 @@ function signed(path: string): Record<string, string> {
   const line = `host: ${host}\ndate: ${date}\nrequest-target: get ${path}\nv-c-merchant-id: ${KEY.org}`
   const signature = createHmac('sha256', Buffer.from(KEY.secret, 'base64')).update(line).digest('base64')
   return { host, date, 'v-c-merchant-id': KEY.org, signature: `keyid="${KEY.id}", algorithm="HmacSHA256", headers="host date request-target v-c-merchant-id", signature="${signature}"` }
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const srv = createServer()
-    srv.listen(0, '127.0.0.1', () => {
-      const address = srv.address()
-      srv.close(() => resolve(typeof address === 'object' && address ? address.port : 0))
-    })
-  })
 }
 
 async function waitFor(url: string, child: ChildProcess) {

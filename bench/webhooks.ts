@@ -10,7 +10,6 @@
 import { spawn, type ChildProcess } from 'node:child_process'
 import { createHash, createHmac, randomBytes, randomUUID } from 'node:crypto'
 import { mkdtempSync, openSync, readFileSync } from 'node:fs'
-import { createServer } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
@@ -23,6 +22,7 @@ import { openDatabase } from '../src/platform/db/database.js'
 import { createLogger } from '../src/platform/logger.js'
 import { SANDBOX_REPORTING_KEYS } from '../src/organizations/sandbox.js'
 import { createServices } from '../src/services.js'
+import { freePort } from './free-port.js'
 
 const EVENTS = Number(process.env['BENCH_EVENTS'] ?? 5_000)
 const RATE = Number(process.env['BENCH_RATE'] ?? 100)
@@ -35,17 +35,6 @@ const SERVER = fileURLToPath(new URL('./server.ts', import.meta.url))
 const BIN = fileURLToPath(new URL('../bin/finapi.js', import.meta.url))
 const EVENT = 'invoicing.customer.invoice.paid'
 const pause = (ms: number) => new Promise((r) => setTimeout(r, ms))
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = createServer()
-    srv.listen(0, '127.0.0.1', () => {
-      const address = srv.address()
-      srv.close(() => resolve(typeof address === 'object' && address ? address.port : 0))
-    })
-    srv.on('error', reject)
-  })
-}
 
 function startReceiver(): Promise<{ child: ChildProcess; url: string }> {
   return new Promise((resolve, reject) => {

@@ -1,6 +1,7 @@
 // For the on-demand report tests: windows relative to the app's clock (the sandbox's 90 days end on its date), the
 // stored rows read straight from the database, and sums made here with BigInt — independently of the store's
 // tallies and of the reports' code — to compare the reports' figures with.
+import type { TransactionsTable } from '../../src/platform/db/schema-transactions.js'
 import type { TestApp } from './harness.js'
 import { signedHeaders, TESTREST_KEY, type SignOptions } from './reporting.js'
 
@@ -16,24 +17,12 @@ export function get(t: TestApp, path: string, o: { key?: SignOptions['key']; mer
   return t.call('GET', path, { headers: { ...headers, ...(o.accept ? { accept: o.accept } : {}) } })
 }
 
-export interface Row {
-  organization_id: string
-  request_id: string
-  type: string
-  request_time: string
-  submission_time: string | null
-  funding_date: string | null
-  payment_subtype: string | null
-  currency: string
-  amount: string
-  settlement_currency: string | null
-  settlement_amount: string | null
-  fields: string
-}
+/** A stored transaction row, as the table holds it. */
+export type Row = TransactionsTable
 
 /** Every stored transaction of these organizations. */
 export async function storedRows(t: TestApp, ...organizations: string[]): Promise<Row[]> {
-  return (await t.db.kysely.selectFrom('transactions').selectAll().where('organization_id', 'in', organizations).execute()) as Row[]
+  return (await t.db.kysely.selectFrom('transactions').selectAll().where('organization_id', 'in', organizations).execute())
 }
 
 /** Submitted purchases and refunds: what purchase and refund details and batch summaries list. */

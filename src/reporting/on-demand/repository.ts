@@ -3,6 +3,7 @@
 // reads another merchant's rows. Amounts come back as the stored decimal text; sums are made exactly in code.
 import { sql } from 'kysely'
 import type { Executor } from '../../platform/db/database.js'
+import type { TransactionTalliesTable } from '../../platform/db/schema.js'
 import { DETAIL_TYPES } from '../transactions/tallies.js'
 
 export type View = 'request' | 'submission'
@@ -71,18 +72,8 @@ export async function detailSections(db: Executor, filter: DetailFilter, from: s
   return rows.map((r) => (typeof r.sections === 'string' ? Buffer.from(r.sections) : r.sections))
 }
 
-export interface TallyRow {
-  organization_id: string
-  bucket: string
-  category: string
-  payment_subtype: string
-  currency: string
-  count: number
-  amount: string
-  settled_count: number
-  funded_count: number
-  funded_amount: string
-}
+/** A tally as the reports read it: every column but its kind, which the query fixes. */
+export type TallyRow = Omit<TransactionTalliesTable, 'tally'>
 
 /** Tallies of a kind for these organizations with buckets in [from, to). */
 export function tallies(db: Executor, organizationIds: readonly string[], tally: 'batch' | 'funding', from: string, to: string): Promise<TallyRow[]> {

@@ -3,20 +3,12 @@
 // the outcome; publishing through that transaction makes the event and its deliveries commit with it (an outbox).
 // Deliveries start at the next poll (JOBS_POLL_MS), since the hook cannot know when the engine commits.
 import type { Executor } from '../../platform/db/database.js'
+import type { ReportFinishedEvent } from '../../reporting/reports/generate.js'
 import { REPORT_EVENTS } from '../catalog.js'
 import type { EventPublisher } from '../types.js'
 
-/** What the engine tells of a report that ended (its ReportFinishedEvent, read structurally). */
-export interface FinishedReport {
-  eventId: string
-  type: 'COMPLETED' | 'NO_DATA' | 'ERROR'
-  organizationId: string
-  reportId: string
-  run: number
-  occurredAt: string
-  /** The report as GET /reporting/v3/reports/{reportId} answers it. */
-  report: object
-}
+/** What the engine tells of a report that ended, in the transaction that records it. */
+export type FinishedReport = ReportFinishedEvent
 
 const EVENT_OF: Record<FinishedReport['type'], string> = { COMPLETED: REPORT_EVENTS.completed, NO_DATA: REPORT_EVENTS.noData, ERROR: REPORT_EVENTS.error }
 
