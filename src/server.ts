@@ -7,21 +7,24 @@ import type { Config } from './config.js'
 import { systemClock } from './platform/clock.js'
 import { openDatabase } from './platform/db/database.js'
 import { createLogger } from './platform/logger.js'
+import { bufferedLogDestination } from './platform/log-destination.js'
 import { pino } from 'pino'
 import pretty from 'pino-pretty'
 
 const SHUTDOWN_GRACE_MS = 10_000
-/** Log bytes held before a write; flushed on shutdown and on a fatal error. */
-const LOG_BUFFER_BYTES = 4096
+/** Log bytes held before they are written; flushed on shutdown and on a fatal error. */
+const LOG_CHUNK_BYTES = 65_536
 /** A quiet server's lines still appear within this. */
 const LOG_FLUSH_MS = 250
 
 export async function serve(config: Config): Promise<void> {
   // Log lines go out through an asynchronous buffered writer, so a request never waits on a write to stdout; what is
   // buffered is written out on shutdown and before the process dies of an unexpected error.
-  const destination = pino.destination({ dest: 1, sync: false, minLength: LOG_BUFFER_BYTES, periodicFlush: LOG_FLUSH_MS })
   // A person at a terminal reads one short line per event; everything else (files, pipes, collectors) gets JSON.
   const readable = config.logFormat === 'pretty' || (config.logFormat === 'auto' && process.stdout.isTTY === true)
+  const destination = readable
+    ? pino.destination({ dest: 1, sync: false, minLength: 0 })
+    : bufferedLogDestination({ fd: 1, chunkBytes: LOG_CHUNK_BYTES, flushMs: LOG_FLUSH_MS, clock: systemClock })
   const logger = createLogger(config.logLevel, readable ? pretty({ destination, colorize: process.stdout.isTTY === true, translateTime: 'HH:MM:ss.l', ignore: 'pid,hostname' }) : destination)
   const flush = () => {
     try {

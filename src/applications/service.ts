@@ -1,7 +1,7 @@
 // Application keys (`x-svc-key`): created by operators with the CLI, shown once, stored as a hash, revocable.
 import { randomUUID } from 'node:crypto'
 import type { Clock } from '../platform/clock.js'
-import { randomSecret, sha256Hex } from '../platform/crypto.js'
+import { randomSecret, sha256Hex, sha256HexMemo, type HashMemo } from '../platform/crypto.js'
 import type { Db } from '../platform/db/database.js'
 import * as repo from './repository.js'
 
@@ -28,7 +28,7 @@ export interface ApplicationService {
   /** The active application holding this key, or undefined for an unknown or revoked key. */
   authenticate(key: string): Promise<Application | undefined>
   /** The application for this key if it was verified in the last KEY_CACHE_MS, without waiting: the hot path. */
-  recall(key: string): Application | undefined
+  recall(key: string, memo?: HashMemo): Application | undefined
   create(name: string): Promise<{ application: Application; key: string }>
   list(): Promise<Application[]>
   revoke(id: string): Promise<boolean>
@@ -41,9 +41,9 @@ export function createApplicationService(deps: { db: Pick<Db, 'kysely'>; clock: 
   const verified = new Map<string, { application: Application; until: number }>()
 
   return {
-    recall(key) {
-      const hit = verified.get(sha256Hex(key))
-      return hit && hit.until > clock.now().getTime() ? hit.application : undefined
+    recall(key, memo) {
+      const hit = verified.get(sha256HexMemo(key, memo))
+      return hit && hit.until > clock.nowMs() ? hit.application : undefined
     },
 
     async authenticate(key) {

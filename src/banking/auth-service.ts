@@ -5,6 +5,7 @@
 import { invalid, unauthenticated } from '../platform/errors.js'
 import { NOT_A_TOKEN, type IdentityService, type SignInContext } from '../identity/service.js'
 import type { Claim, Principal } from '../identity/types.js'
+import type { HashMemo } from '../platform/crypto.js'
 import type { DpopVerifier } from '../platform/dpop.js'
 import { CREDENTIAL_KINDS, SOFT_CREDENTIAL_TYPES, type CredentialKind, type Credentials, type LoginBody } from './schemas.js'
 
@@ -38,7 +39,7 @@ export interface AuthService {
    */
   authenticate(header: string | undefined, applicationId?: string, proof?: RequestProof): Promise<BankingPrincipal>
   /** The principal of a session verified in the last second, without waiting: the hot path. */
-  recall(header: string | undefined): BankingPrincipal | undefined
+  recall(header: string | undefined, memo?: HashMemo): BankingPrincipal | undefined
   /** Ends a session; an OAuth access token's logout ends its whole grant. */
   logout(principal: BankingPrincipal): Promise<void>
   createSoftCredential(principal: BankingPrincipal, type: string): Promise<string>
@@ -142,8 +143,8 @@ export function createAuthService(deps: { identity: IdentityService; dpop?: Dpop
 
     // A session principal already has the banking principal's shape: returned as is, with no allocation. A string
     // identity recently found to be no token is the lenient sandbox's customer at once, with no database work.
-    recall(header): BankingPrincipal | undefined {
-      const known = identity.recall(header)
+    recall(header, memo): BankingPrincipal | undefined {
+      const known = identity.recall(header, memo)
       if (known !== NOT_A_TOKEN) return known
       return lenientPrincipal
     },

@@ -5,6 +5,7 @@ import type { FastifyReply, FastifyRequest, HookHandlerDoneFunction } from 'fast
 import { Type } from 'typebox'
 import type { App } from '../platform/http/app.js'
 import { requestUrlOf } from '../platform/http/public-url.js'
+import { connectionMemo } from '../platform/http/connection-memo.js'
 import { SUCCESS } from './errors.js'
 import { sendRendered } from '../platform/rendered.js'
 import { errorResponses, successBody } from './gateway/schemas.js'
@@ -48,7 +49,7 @@ export async function bankingRoutes(v2: App, services: BankingServices, options:
   // before the body is read or anything is validated: an unauthenticated call learns nothing about its input.
   // Callback style, so a session verified moments ago passes without waiting on a promise.
   const requireToken = (request: FastifyRequest, _reply: FastifyReply, done: HookHandlerDoneFunction) => {
-    const known = auth.recall(request.headers.authorization)
+    const known = auth.recall(request.headers.authorization, connectionMemo(request.raw)?.token)
     if (known) {
       request.principal = known
       return done()

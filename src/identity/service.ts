@@ -4,7 +4,7 @@
 // same unauthenticated(), so an answer reveals nothing.
 import { randomUUID } from 'node:crypto'
 import type { Clock } from '../platform/clock.js'
-import { randomSecret, sha256Hex, verifySecret } from '../platform/crypto.js'
+import { randomSecret, sha256Hex, sha256HexMemo, verifySecret, type HashMemo } from '../platform/crypto.js'
 import type { Db } from '../platform/db/database.js'
 import { unauthenticated } from '../platform/errors.js'
 import * as repo from './repository.js'
@@ -53,7 +53,7 @@ export interface PrincipalResolver {
    * NOT_A_TOKEN for a string resolvePrincipal found to be no token of this server in the last UNKNOWN_CACHE_MS;
    * otherwise undefined (ask resolvePrincipal).
    */
-  recall(authorization: string | undefined): SessionPrincipal | typeof NOT_A_TOKEN | undefined
+  recall(authorization: string | undefined, memo?: HashMemo): SessionPrincipal | typeof NOT_A_TOKEN | undefined
 }
 
 /** recall()'s answer for a string known to be no token this server issued. */
@@ -230,11 +230,11 @@ export function createIdentityService(deps: IdentityDeps): IdentityService {
       return { token, expires, customer: { id: customer.id, isBusiness: customer.is_business === 1 }, restricted: credential.restricted }
     },
 
-    recall(authorization) {
+    recall(authorization, memo) {
       const token = tokenOf(authorization)
       if (!token) return undefined
-      const tokenHash = sha256Hex(token)
-      const now = clock.now().getTime()
+      const tokenHash = sha256HexMemo(token, memo)
+      const now = clock.nowMs()
       const hit = verified.get(tokenHash)
       if (hit) return hit.until > now && hit.expiresAt > now ? hit.principal : undefined
       const until = unknown.get(tokenHash)

@@ -7,6 +7,8 @@ export interface Timer {
 
 export interface Clock {
   now(): Date
+  /** now() as milliseconds since the epoch, without making a Date: for checks on every request. */
+  nowMs(): number
   /**
    * Calls `fn` once, `ms` from now. A returned promise is awaited by a fake clock's tick(); `fn` handles its own
    * errors (a rejection here is an unhandled rejection). Real timers are unref'd: a pending timer never keeps a
@@ -17,6 +19,7 @@ export interface Clock {
 
 export const systemClock: Clock = {
   now: () => new Date(),
+  nowMs: () => Date.now(),
   setTimer(ms, fn) {
     const handle = setTimeout(() => void fn(), ms)
     handle.unref()

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { deriveKey, seal, unseal } from './crypto.js'
+import { deriveKey, sameText, seal, sha256Hex, sha256HexMemo, unseal, type HashMemo } from './crypto.js'
 
 const key = deriveKey('a-test-secrets-key-of-enough-length', 'finapi/test/seal/v1')
 
@@ -32,5 +32,22 @@ describe('seal / unseal (AES-256-GCM)', () => {
     expect(unseal(key, sealed, 'key-2')).toBeUndefined()
     expect(unseal(key, 'v2' + sealed.slice(2), 'key-1')).toBeUndefined()
     expect(unseal(key, 'garbage', 'key-1')).toBeUndefined()
+  })
+})
+
+describe('sha256HexMemo', () => {
+  it('answers sha256Hex for every value, from the memo only for the value it holds', () => {
+    const memo: HashMemo = {}
+    for (const value of ['token-a', 'token-a', 'token-b', 'token-a', '', 'token-ä', 'token-a']) expect(sha256HexMemo(value, memo)).toBe(sha256Hex(value))
+    expect(memo.value).toBe('token-a')
+    expect(sha256HexMemo('x', undefined)).toBe(sha256Hex('x'))
+  })
+
+  it('compares texts whole: same length, one character apart, is different', () => {
+    expect(sameText('abcdef', 'abcdef')).toBe(true)
+    expect(sameText('abcdef', 'abcdeg')).toBe(false)
+    expect(sameText('abcdef', 'bbcdef')).toBe(false)
+    expect(sameText('abc', 'abcd')).toBe(false)
+    expect(sameText('', '')).toBe(true)
   })
 })

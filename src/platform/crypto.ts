@@ -16,6 +16,37 @@ export function sha256Hex(value: string): string {
   return hash('sha256', value, 'hex')
 }
 
+/**
+ * The last secret hashed for one caller, and its hash: a keep-alive client sends the same key and token on every
+ * call (see http/connection-memo.ts). Holds the secret as long as the connection lives, as its requests do.
+ */
+export interface HashMemo {
+  value?: string
+  hash?: string
+}
+
+/**
+ * sha256Hex(value), from the memo when it holds this value. The comparison runs in time independent of where two
+ * values of equal length differ: behind a proxy one connection carries many callers, so the memo may hold another
+ * caller's secret.
+ */
+export function sha256HexMemo(value: string, memo: HashMemo | undefined): string {
+  if (memo === undefined) return sha256Hex(value)
+  if (memo.value !== undefined && sameText(memo.value, value)) return memo.hash!
+  const hash = sha256Hex(value)
+  memo.value = value
+  memo.hash = hash
+  return hash
+}
+
+/** Equal texts, compared in time that depends only on their lengths. */
+export function sameText(a: string, b: string): boolean {
+  if (a.length !== b.length) return false
+  let diff = 0
+  for (let i = 0; i < a.length; i++) diff |= a.charCodeAt(i) ^ b.charCodeAt(i)
+  return diff === 0
+}
+
 // ---- Keys derived from the server secret --------------------------------------------------------------------
 
 /**

@@ -40,18 +40,40 @@ export const REDACT_PATHS = [
   '*.code_verifier',
 ]
 
+/**
+ * Verdicts of isSecretParam by raw name: every request's URL is masked for its log line, and callers use a handful
+ * of names (`v`, `category`…). Names only, never values; cleared when full, so odd names cannot grow it.
+ */
+const secretNames = new Map<string, boolean>()
+const SECRET_NAMES_KEPT = 1_000
+
+function isSecretName(rawName: string): boolean {
+  let verdict = secretNames.get(rawName)
+  if (verdict === undefined) {
+    verdict = isSecretParam(rawName)
+    if (secretNames.size >= SECRET_NAMES_KEPT) secretNames.clear()
+    secretNames.set(rawName, verdict)
+  }
+  return verdict
+}
+
 /** The URL with the value of every secret query parameter masked; the path is kept as it is. */
 export function redactUrl(url: string): string {
   const q = url.indexOf('?')
   if (q === -1) return url
   const pairs = url.slice(q + 1).split('&')
+  let masked = false
   for (let i = 0; i < pairs.length; i++) {
     const pair = pairs[i]!
     const eq = pair.indexOf('=')
     const name = eq === -1 ? pair : pair.slice(0, eq)
-    if (isSecretParam(name)) pairs[i] = `${name}=[redacted]`
+    if (isSecretName(name)) {
+      pairs[i] = `${name}=[redacted]`
+      masked = true
+    }
   }
-  return `${url.slice(0, q)}?${pairs.join('&')}`
+  // Most URLs hold no secret: they are logged as they came, without being put back together.
+  return masked ? `${url.slice(0, q)}?${pairs.join('&')}` : url
 }
 
 /**
@@ -129,4 +151,61 @@ class LazyChild {
 /** Fastify's `childLoggerFactory`: see LazyChild. */
 export function lazyChildLogger(logger: Logger, bindings: Record<string, unknown>, options: object): Logger {
   return new LazyChild(logger, bindings, options) as unknown as Logger
+}
+
+/** What the one line per request holds: no field carries a secret (the URL's are masked, no header but User-Agent). */
+export interface AccessEntry {
+  correlationId: string
+  method: string
+  /** The raw URL: masked here. */
+  url: string
+  /** Undefined once the connection is gone (a request cut off before its answer). */
+  remoteAddress: string | undefined
+  userAgent: string | undefined
+  statusCode: number
+  responseTime: number
+}
+
+const ACCESS_MESSAGE = 'request completed'
+/** Text that is its own JSON string body. */
+const PLAIN = /^[\w.:-]*$/
+
+/**
+ * Writes the line pino writes for `logger.info({ correlationId, req, res, responseTime }, 'request completed')`,
+ * the same keys in the same order, straight to the logger's destination. Every request writes one, so it is built
+ * with one template, escaping only what may need it: about 1 µs against pino's 3 µs for its generic serializer
+ * and redaction, none of which this line needs (see AccessEntry). The level check, level and time
+ * encoding and the logger's bindings (pid, hostname) are pino's own. A destination that wants pino's per-line
+ * metadata (a multistream) gets the line through pino instead.
+ */
+export function accessLogger(logger: Logger): (entry: AccessEntry) => void {
+  // The correlation id (see correlation.ts), the method (an HTTP token) and a socket's address need no escaping;
+  // that is checked, not trusted (an address from X-Forwarded-For is the caller's text).
+  const plain = (text: string) => (PLAIN.test(text) ? `"${text}"` : JSON.stringify(text))
+  const viaPino = logger.child({}, { redact: { paths: [] }, serializers: { req: (req: unknown) => req } })
+  const symbols = pino.symbols
+  const stream = (logger as unknown as Record<symbol, DestinationStream & Record<symbol, unknown>>)[symbols.streamSym]!
+  if (stream[symbols.needsMetadataGsym]) {
+    return (e) => {
+      if (!viaPino.isLevelEnabled('info')) return
+      const req = { method: e.method, url: redactUrl(e.url), remoteAddress: e.remoteAddress, userAgent: e.userAgent }
+      viaPino.info({ correlationId: e.correlationId, req, res: { statusCode: e.statusCode }, responseTime: e.responseTime }, ACCESS_MESSAGE)
+    }
+  }
+  const internals = logger as unknown as Record<symbol, unknown>
+  const levelCache = internals[symbols.lsCacheSym] as Record<number, string>
+  const time = internals[symbols.timeSym] as () => string
+  const infoValue = logger.levels.values['info']!
+  const tail = `,"msg":${JSON.stringify(ACCESS_MESSAGE)}}\n`
+  return (e) => {
+    if (!logger.isLevelEnabled('info')) return
+    // pino leaves out an undefined member; so does this line.
+    const address = e.remoteAddress === undefined ? '' : `,"remoteAddress":${plain(e.remoteAddress)}`
+    const ua = e.userAgent === undefined ? '' : `,"userAgent":${JSON.stringify(e.userAgent)}`
+    stream.write(
+      `${levelCache[infoValue]}${time()}${internals[symbols.chindingsSym] as string},"correlationId":${plain(e.correlationId)}` +
+        `,"req":{"method":${plain(e.method)},"url":${JSON.stringify(redactUrl(e.url))}${address}${ua}}` +
+        `,"res":{"statusCode":${e.statusCode}},"responseTime":${e.responseTime}${tail}`,
+    )
+  }
 }

@@ -8,7 +8,7 @@ import { LogController, type FastifyInstance, type FastifyReply, type FastifyReq
 import type { Logger } from 'pino'
 import { Registry, collectDefaultMetrics } from 'prom-client'
 import { escapeLabel, type LabelledCounter } from './counters.js'
-import { redactUrl } from './logger.js'
+import { accessLogger, type AccessEntry } from './logger.js'
 
 /** Upper bounds of the latency buckets, in seconds. */
 export const LATENCY_BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5] as const
@@ -91,13 +91,11 @@ export class MeteringLogController extends LogController {
     logger?: Logger,
   ) {
     super(options)
-    // The line is built here from fields that hold no secret (the URL's secret parameters masked, no header but the
-    // User-Agent), so it skips pino's path redaction, which measured at two thirds of a line's cost (~10 of 15 µs),
-    // and the request's child logger, made for this one line.
-    this.access = logger?.child({}, { redact: { paths: [] }, serializers: { req: (req: unknown) => req } })
+    this.access = logger ? accessLogger(logger) : undefined
   }
 
-  private readonly access: Logger | undefined
+  /** The per-request line (see accessLogger): built from fields that hold no secret, so it skips pino's redaction. */
+  private readonly access: ((entry: AccessEntry) => void) | undefined
 
   /** One line per request, written when it ends: the arrival is logged only at debug. */
   override incomingRequest(request: FastifyRequest): void {
@@ -110,9 +108,10 @@ export class MeteringLogController extends LogController {
     this.onCompleted(reply)
     if (error) reply.log.error({ req: request, res: reply, err: error, responseTime: reply.elapsedTime }, 'request errored')
     else if (!this.access) reply.log.info({ req: request, res: reply, responseTime: reply.elapsedTime }, 'request completed')
-    else if (this.access.isLevelEnabled('info')) {
-      const req = { method: request.method, url: redactUrl(request.url), remoteAddress: request.ip, userAgent: request.headers['user-agent'] }
-      this.access.info({ correlationId: request.id, req, res: { statusCode: reply.statusCode }, responseTime: reply.elapsedTime }, 'request completed')
+    else {
+      // The time in milliseconds to the microsecond: a double's seventeen digits cost more to write than the line.
+      const responseTime = Math.round(reply.elapsedTime * 1000) / 1000
+      this.access({ correlationId: request.id, method: request.method, url: request.url, remoteAddress: request.ip, userAgent: request.headers['user-agent'], statusCode: reply.statusCode, responseTime })
     }
   }
 }

@@ -27,7 +27,7 @@ export function createThrottle(limit: number, windowMs: number, clock: Clock): T
   let sweepAt = SWEEP_AT
   return {
     take(key) {
-      const now = clock.now().getTime()
+      const now = clock.nowMs()
       let window = windows.get(key)
       if (!window || window.endsAt <= now) {
         if (!window && windows.size >= sweepAt) {

@@ -1,5 +1,6 @@
 // The four account reads on the sandbox data: shapes checked against fixtures written from the spec, filters,
 // exact amounts, base-currency conversion, and isolation between the two sandbox customers.
+import { Client } from 'undici'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { CUSTOMER_2, expectStatus, login, withToken } from '../support/banking.js'
 import { startTestApp, type TestApp } from '../support/harness.js'
@@ -209,6 +210,40 @@ describe('sandbox Authorization without strict tokens', () => {
       expectStatus(await withToken(lenient, token2)('GET', '/v2/accounts?v=1'), 401, 'API-448')
       expectStatus(await withToken(lenient, undefined)('GET', '/v2/accounts?v=1'), 401, 'API-448')
     } finally {
+      await lenient.close()
+    }
+  })
+})
+
+describe('one keep-alive connection carrying several callers (a proxy in front)', () => {
+  it('answers every call as its own key and token, though the connection remembers what it hashed last', async () => {
+    const lenient = await startTestApp()
+    const client = new Client(lenient.baseUrl, { pipelining: 1 })
+    try {
+      const get = async (authorization: string | undefined, key = lenient.sandboxKey, method = 'GET', path = '/v2/accounts?v=1') => {
+        const headers: Record<string, string> = { 'x-svc-key': key, 'user-agent': 'finapi-tests/1.0' }
+        if (authorization !== undefined) headers['authorization'] = authorization
+        const res = await client.request({ method: method as 'GET', path, headers })
+        const text = await res.body.text()
+        return { status: res.statusCode, json: text ? JSON.parse(text) : undefined }
+      }
+      const [token1, token2] = [await login(lenient), await login(lenient, CUSTOMER_2)]
+      const c1 = await get(token1)
+      const c2 = await get(token2)
+      expect(c1.status).toBe(200)
+      expect(c2.json).not.toEqual(c1.json)
+      expect((await get('anything-at-all')).json).toEqual(c1.json)
+      expect((await get(token2)).json).toEqual(c2.json)
+      expect((await get(token1)).json).toEqual(c1.json)
+      // Customer 2's token, revoked on this very connection, is refused on its next call, and never read as customer 1.
+      expect((await get(token2, lenient.sandboxKey, 'DELETE', '/v2/auth?v=1')).status).toBe(200)
+      expect((await get(token2)).json.status.code).toBe('API-448')
+      // A key of the same length differing in its last character is unknown, right after the real key passed.
+      const wrongKey = lenient.sandboxKey.slice(0, -1) + (lenient.sandboxKey.endsWith('x') ? 'y' : 'x')
+      expect((await get(token1, wrongKey)).json.status.code).toBe('API-440')
+      expect((await get(token1)).json).toEqual(c1.json)
+    } finally {
+      await client.close()
       await lenient.close()
     }
   })

@@ -22,6 +22,10 @@ export class FakeClock implements Clock {
     return new Date(this.#now)
   }
 
+  nowMs(): number {
+    return this.#now
+  }
+
   setTimer(ms: number, fn: () => void | Promise<void>): Timer {
     const timer: Pending = { due: this.#now + Math.max(0, ms), seq: this.#seq++, fn }
     this.#timers.add(timer)

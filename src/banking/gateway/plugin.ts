@@ -8,6 +8,7 @@ import { Type, type TSchema } from 'typebox'
 import type { Application, ApplicationService } from '../../applications/service.js'
 import type { Clock } from '../../platform/clock.js'
 import { ApiError } from '../errors.js'
+import { connectionMemo } from '../../platform/http/connection-memo.js'
 import type { MaintenanceSwitch } from '../../platform/maintenance.js'
 import { GATEWAY_ERROR_CODES, errorResponses } from './schemas.js'
 import { createThrottle } from '../../platform/throttle.js'
@@ -63,7 +64,7 @@ export const gateway = fp<GatewayOptions>(async (v2, opts) => {
     if (!key || !userAgent) {
       return done(new ApiError('API-420', [{ field: key ? 'User-Agent' : 'x-svc-key', reason: 'required header is missing' }]) as FastifyError)
     }
-    const known = opts.applications.recall(key)
+    const known = opts.applications.recall(key, connectionMemo(request.raw)?.key)
     if (known) return done(admit(request, reply, known) as FastifyError | undefined)
     opts.applications.authenticate(key).then(
       (application) => done((application ? admit(request, reply, application) : new ApiError('API-440')) as FastifyError | undefined),

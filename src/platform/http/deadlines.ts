@@ -38,7 +38,7 @@ export function createRequestDeadlines(deps: { clock: Clock; limitMs: number; on
   }
 
   return {
-    started: (reply) => void inflight.set(reply, clock.now().getTime()),
+    started: (reply) => void inflight.set(reply, clock.nowMs()),
     completed: (reply) => void inflight.delete(reply),
     start(sweepMs) {
       stop?.()
