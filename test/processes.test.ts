@@ -135,6 +135,34 @@ describe('logs for people', () => {
   })
 })
 
+describe('request logs as a collector reads them (JSON, stdout a pipe)', () => {
+  const completed = (output: string) => output.split('\n').filter((l) => l.includes('"request completed"'))
+
+  it('writes one JSON line per request through the buffer: a quiet server\'s within its flush time, a burst\'s by the end of a shutdown', async () => {
+    const server = await startServer()
+    const get = (path: string) => call(server.baseUrl, 'sandbox-key-finapi', 'GET', path, { headers: { authorization: 'any-string' } })
+    try {
+      expect((await get('/v2/accounts?v=1&password=hunter2')).status).toBe(200)
+      // Held at most 250 ms: it appears with no other request and no shutdown.
+      for (let i = 0; i < 100 && completed(server.output()).length === 0; i++) await new Promise((r) => setTimeout(r, 50))
+      expect(completed(server.output())).toHaveLength(1)
+      // 300 lines (about 100 KB: one full chunk written on the way, the rest held), then SIGTERM at once.
+      const burst = await Promise.all(Array.from({ length: 300 }, (_, i) => get(`/v2/accounts?v=1&n=${i}`)))
+      expect(burst.every((r) => r.status === 200)).toBe(true)
+      server.child.kill('SIGTERM')
+      expect(await server.exited).toBe(0)
+      const lines = completed(server.output()).map((l) => JSON.parse(l))
+      expect(lines).toHaveLength(301)
+      expect(lines[0].req.url).toBe('/v2/accounts?v=1&password=[redacted]')
+      expect(new Set(lines.slice(1).map((l) => l.req.url))).toEqual(new Set(burst.map((_, i) => `/v2/accounts?v=1&n=${i}`)))
+      for (const line of lines) expect(line).toMatchObject({ level: 30, res: { statusCode: 200 }, req: { method: 'GET', userAgent: 'finapi-tests/1.0' } })
+      expect(server.output()).not.toContain('hunter2')
+    } finally {
+      server.child.kill('SIGTERM')
+    }
+  })
+})
+
 describe('finapi credentials', () => {
   it('lists a customer\'s credentials without secrets and revokes a soft credential, which then fails to sign in and whose sessions end', async () => {
     const server = await startServer()
