@@ -7,13 +7,14 @@
 // warm-up, raw and finapi alternating BENCH_ROUNDS times (default 5), once finapi has finished its start-up work;
 // the table gives the medians. Quote the ratios, not absolute numbers.
 import { spawn, type ChildProcess } from 'node:child_process'
-import { existsSync, mkdtempSync, openSync, readFileSync } from 'node:fs'
+import { mkdtempSync, openSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import autocannon from 'autocannon'
 import { request } from 'undici'
 import { TESTREST_KEY, signedHeaders } from '../test/support/reporting.js'
+import { cpuSeconds } from './cpu.js'
 import { freePort } from './free-port.js'
 
 const SECONDS = Number(process.env['BENCH_SECONDS'] ?? 10)
@@ -113,12 +114,11 @@ const targets: { name: string; path: string; headers: Record<string, string> | (
  * Idle is under 5 % of a core over a second, read from /proc (Linux); elsewhere it waits a fixed 10 s.
  */
 async function settled(pid: number) {
-  const ticks = () => readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ').slice(11, 13).reduce((a, b) => a + Number(b), 0)
-  if (!existsSync(`/proc/${pid}/stat`)) return void (await new Promise((r) => setTimeout(r, 10_000)))
+  if (Number.isNaN(cpuSeconds(pid))) return void (await new Promise((r) => setTimeout(r, 10_000)))
   for (let i = 0; i < 60; i++) {
-    const before = ticks()
+    const before = cpuSeconds(pid)
     await new Promise((r) => setTimeout(r, 1_000))
-    if (ticks() - before < 5) return
+    if (cpuSeconds(pid) - before < 0.05) return
   }
   throw new Error('finapi was still busy a minute after start')
 }

@@ -9,7 +9,7 @@
 //               second for BENCH_SECONDS; the receiver measures each notification's eventDate to its first arrival.
 import { spawn, type ChildProcess } from 'node:child_process'
 import { createHash, createHmac, randomBytes, randomUUID } from 'node:crypto'
-import { mkdtempSync, openSync, readFileSync } from 'node:fs'
+import { mkdtempSync, openSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
@@ -22,6 +22,7 @@ import { openDatabase } from '../src/platform/db/database.js'
 import { createLogger } from '../src/platform/logger.js'
 import { SANDBOX_REPORTING_KEYS } from '../src/organizations/sandbox.js'
 import { createServices } from '../src/services.js'
+import { cpuSeconds } from './cpu.js'
 import { freePort } from './free-port.js'
 
 const EVENTS = Number(process.env['BENCH_EVENTS'] ?? 5_000)
@@ -59,16 +60,6 @@ async function startFinapi(databaseUrl: string): Promise<{ child: ChildProcess; 
     if (ready) return { child, url }
     if (child.exitCode !== null) throw new Error(`finapi exited with ${child.exitCode}`)
     await pause(50)
-  }
-}
-
-/** CPU seconds a process has used (user + system), from /proc (Linux). */
-function cpuSeconds(pid: number | undefined): number {
-  try {
-    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ')
-    return (Number(fields[11]) + Number(fields[12])) / 100
-  } catch {
-    return NaN
   }
 }
 

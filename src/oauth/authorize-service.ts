@@ -8,10 +8,9 @@
 // consent's random value, stored hashed); and both are bound to a browser-binding cookie (HttpOnly, SameSite=Lax,
 // Path=/oauth2), which a cross-site POST does not carry. A forged submission therefore needs both the victim's
 // page and the victim's cookie.
-import { timingSafeEqual } from 'node:crypto'
 import { DomainError } from '../platform/errors.js'
 import type { Clock } from '../platform/clock.js'
-import { randomSecret, sha256Hex } from '../platform/crypto.js'
+import { randomSecret, sameText, sha256Hex } from '../platform/crypto.js'
 import type { Db } from '../platform/db/database.js'
 import type { IdentityService, SignInContext } from '../identity/service.js'
 import { MERCHANT_USER_KIND, MERCHANT_USER_REALM, type Claim } from '../identity/types.js'
@@ -90,9 +89,6 @@ function single(form: Record<string, unknown>, name: string): string | undefined
   return typeof value === 'string' && value !== '' ? value : undefined
 }
 
-function sameHash(a: string, b: string): boolean {
-  return a.length === b.length && timingSafeEqual(Buffer.from(a), Buffer.from(b))
-}
 
 export function createAuthorizeService(deps: {
   db: Pick<Db, 'kysely'>
@@ -186,7 +182,7 @@ export function createAuthorizeService(deps: {
   async function signIn(form: Record<string, unknown>, sealed: string, browserId: string, context: AuthorizeContext): Promise<AuthorizeOutcome> {
     const now = clock.now()
     const pending = openPendingRequest(pendingKey, sealed, now.getTime())
-    if (!pending || !sameHash(pending.browserHash, sha256Hex(browserId))) return EXPIRED
+    if (!pending || !sameText(pending.browserHash, sha256Hex(browserId))) return EXPIRED
     // Counted per client (the signed request names it, so nobody can spend another client's allowance from a page
     // of their own client), per source and in all, before any database or scrypt work.
     const wait = signInThrottle(pending.clientId, context.source)
@@ -238,7 +234,7 @@ export function createAuthorizeService(deps: {
   async function decide(form: Record<string, unknown>, csrfToken: string, browserId: string, iss: string): Promise<AuthorizeOutcome> {
     if (csrfToken.length > 64) return EXPIRED
     const consent = await repo.findConsent(db.kysely, sha256Hex(csrfToken))
-    if (!consent || consent.customer_id === null || consent.answered_at !== null || !sameHash(consent.browser_hash, sha256Hex(browserId))) return EXPIRED
+    if (!consent || consent.customer_id === null || consent.answered_at !== null || !sameText(consent.browser_hash, sha256Hex(browserId))) return EXPIRED
     const now = clock.now()
     if (consent.expires_at <= now.toISOString()) return EXPIRED
     const client = await clients.get(consent.client_id)

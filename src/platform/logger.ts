@@ -182,10 +182,10 @@ export function accessLogger(logger: Logger): (entry: AccessEntry) => void {
   // The correlation id (see correlation.ts), the method (an HTTP token) and a socket's address need no escaping;
   // that is checked, not trusted (an address from X-Forwarded-For is the caller's text).
   const plain = (text: string) => (PLAIN.test(text) ? `"${text}"` : JSON.stringify(text))
-  const viaPino = logger.child({}, { redact: { paths: [] }, serializers: { req: (req: unknown) => req } })
   const symbols = pino.symbols
   const stream = (logger as unknown as Record<symbol, DestinationStream & Record<symbol, unknown>>)[symbols.streamSym]!
   if (stream[symbols.needsMetadataGsym]) {
+    const viaPino = logger.child({}, { redact: { paths: [] }, serializers: { req: (req: unknown) => req } })
     return (e) => {
       if (!viaPino.isLevelEnabled('info')) return
       const req = { method: e.method, url: redactUrl(e.url), remoteAddress: e.remoteAddress, userAgent: e.userAgent }

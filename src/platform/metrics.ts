@@ -86,16 +86,16 @@ export class MeteringLogController extends LogController {
     private readonly metrics: RequestMetrics,
     options: ConstructorParameters<typeof LogController>[0],
     /** Also told of each request's end (the request deadlines), so that costs no hook either. */
-    private readonly onCompleted: (reply: FastifyReply) => void = () => {},
+    private readonly onCompleted: (reply: FastifyReply) => void,
     /** The app's logger: each request's completion line is written through an access logger derived from it. */
-    logger?: Logger,
+    logger: Logger,
   ) {
     super(options)
-    this.access = logger ? accessLogger(logger) : undefined
+    this.access = accessLogger(logger)
   }
 
   /** The per-request line (see accessLogger): built from fields that hold no secret, so it skips pino's redaction. */
-  private readonly access: ((entry: AccessEntry) => void) | undefined
+  private readonly access: (entry: AccessEntry) => void
 
   /** One line per request, written when it ends: the arrival is logged only at debug. */
   override incomingRequest(request: FastifyRequest): void {
@@ -107,7 +107,6 @@ export class MeteringLogController extends LogController {
     this.metrics.observe(request.method, request.routeOptions.url ?? 'unmatched', reply.statusCode, reply.elapsedTime / 1000)
     this.onCompleted(reply)
     if (error) reply.log.error({ req: request, res: reply, err: error, responseTime: reply.elapsedTime }, 'request errored')
-    else if (!this.access) reply.log.info({ req: request, res: reply, responseTime: reply.elapsedTime }, 'request completed')
     else {
       // The time in milliseconds to the microsecond: a double's seventeen digits cost more to write than the line.
       const responseTime = Math.round(reply.elapsedTime * 1000) / 1000
