@@ -18,21 +18,16 @@ const LOG_CHUNK_BYTES = 65_536
 const LOG_FLUSH_MS = 250
 
 export async function serve(config: Config): Promise<void> {
-  // Log lines go out through an asynchronous buffered writer, so a request never waits on a write to stdout; what is
-  // buffered is written out on shutdown and before the process dies of an unexpected error.
+  // Log lines are held in memory and written a chunk at a time, so a request never waits on a write to stdout; what
+  // is held is written out on shutdown and before the process dies of an unexpected error.
   // A person at a terminal reads one short line per event; everything else (files, pipes, collectors) gets JSON.
+  // A terminal is written synchronously, line by line, as Node writes a TTY: nothing is left to flush.
   const readable = config.logFormat === 'pretty' || (config.logFormat === 'auto' && process.stdout.isTTY === true)
   const destination = readable
-    ? pino.destination({ dest: 1, sync: false, minLength: 0 })
+    ? pino.destination({ dest: 1, sync: true })
     : bufferedLogDestination({ fd: 1, chunkBytes: LOG_CHUNK_BYTES, flushMs: LOG_FLUSH_MS, clock: systemClock })
   const logger = createLogger(config.logLevel, readable ? pretty({ destination, colorize: process.stdout.isTTY === true, translateTime: 'HH:MM:ss.l', ignore: 'pid,hostname' }) : destination)
-  const flush = () => {
-    try {
-      destination.flushSync()
-    } catch {
-      // Not open yet (a failure at the very start): nothing was buffered.
-    }
-  }
+  const flush = () => destination.flushSync()
   process.once('uncaughtException', (err) => {
     logger.fatal({ err }, 'uncaught exception; exiting')
     flush()
