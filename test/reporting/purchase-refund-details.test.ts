@@ -135,6 +135,18 @@ describe('formats', () => {
     expect(lines[1]).toContain(',east coast,')
   })
 
+  it('writes every CSV column of every record: as many cells as the header, each the JSON answer’s value', async () => {
+    const csv = parseCsv((await get(t, path(), { accept: 'text/csv' })).text)
+    const [header, ...records] = csv
+    expect(header!.length).toBeGreaterThan(20)
+    const json = (await get(t, path())).json.requestDetails as Record<string, unknown>[]
+    expect(records).toHaveLength(json.length)
+    for (const [i, record] of records.entries()) {
+      expect(record).toHaveLength(header!.length)
+      expect(record[header!.indexOf('requestId')]).toBe(json[i]!['requestId'])
+    }
+  })
+
   it('writes XML: a Report of Request elements with a child per section', async () => {
     const res = await get(t, path(), { accept: 'application/xml' })
     expect(res.headers['content-type']).toBe('application/xml; charset=utf-8')
@@ -202,3 +214,34 @@ describe('tenancy', () => {
     expect(theirs.json.requestDetails.every((d: { requestId: string; cybersourceMerchantId: string }) => d.cybersourceMerchantId === 'othermerchant' && !ours.has(d.requestId))).toBe(true)
   })
 })
+
+/** RFC 4180 records: quoted cells may hold commas, quotes and line breaks. */
+function parseCsv(text: string): string[][] {
+  const records: string[][] = []
+  let record: string[] = []
+  let cell = ''
+  let quoted = false
+  const endCell = () => {
+    record.push(cell)
+    cell = ''
+  }
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i]!
+    if (quoted && c === '"' && text[i + 1] === '"') {
+      cell += '"'
+      i++
+    } else if (c === '"') {
+      quoted = !quoted
+    } else if (!quoted && c === ',') {
+      endCell()
+    } else if (!quoted && c === '\r' && text[i + 1] === '\n') {
+      endCell()
+      records.push(record)
+      record = []
+      i++
+    } else {
+      cell += c
+    }
+  }
+  return records
+}
