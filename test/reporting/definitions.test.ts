@@ -1,6 +1,6 @@
 // Report definitions through the official SDK (cybersource-rest-client) against the running server, directly and in
 // meta-key mode, and their errors over plain HTTP.
-import { readFileSync } from 'node:fs'
+import { existsSync, readFileSync } from 'node:fs'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { FakeClock, startTestApp, type TestApp } from '../support/harness.js'
 import { ACCT_KEY, TESTREST_KEY, cybersource, sdkCall, sdkConfig, signedCall } from '../support/reporting.js'
@@ -12,12 +12,35 @@ beforeAll(async () => {
 })
 afterAll(() => t.close())
 
-const NAMES = readFileSync(new URL('../../../shared/spec/reporting-interface.md', import.meta.url), 'utf8')
-  .split('### Report definition names')[1]!
-  .split('\n\n')[1]!
-  .split('(A sample')[0]!
-  .match(/`(\w+Class)`/g)!
-  .map((n) => n.slice(1, -1))
+// The spec's 18 report definition names ("Report definition names"), written here so the test needs no file outside
+// the repository; the last describe checks them against the spec itself where it is beside the checkout.
+const NAMES = [
+  'TransactionRequestClass', 'PaymentBatchDetailClass', 'ExceptionDetailClass', 'ProcessorSettlementDetailClass', 'ProcessorEventsDetailClass',
+  'FundingDetailClass', 'AgingDetailClass', 'ChargebackAndRetrievalDetailClass', 'DepositDetailClass', 'FeeDetailClass', 'InvoiceSummaryClass',
+  'PayerAuthDetailClass', 'ConversionDetailClass', 'SubscriptionDetailClass', 'ServiceFeeDetailClass', 'GatewayTransactionRequestClass',
+  'DecisionManagerEventDetailClass', 'RecurringBillingDetailClass',
+]
+
+describe('the definition names', () => {
+  // Without ../shared beside the checkout the comparison cannot run: it is skipped where vitest counts skips, with a
+  // banner, and under CI (which always has shared/) that is a failure instead.
+  const specPath = new URL('../../../shared/spec/reporting-interface.md', import.meta.url)
+  const specPresent = existsSync(specPath)
+  if (!specPresent) {
+    console.warn(`\n*** SKIPPED: report definition names against the spec (${specPath.pathname} not present) ***\n`)
+    if (process.env['CI']) it('has the spec beside the checkout (CI)', () => expect.fail(`spec not found at ${specPath.pathname}; CI must have shared/ beside the clone`))
+  }
+  it.skipIf(!specPresent)('are exactly the ones the spec lists', () => {
+    const spec = readFileSync(specPath, 'utf8')
+    const listed = spec
+      .split('### Report definition names')[1]!
+      .split('\n\n')[1]!
+      .split('(A sample')[0]!
+      .match(/`(\w+Class)`/g)!
+      .map((n) => n.slice(1, -1))
+    expect(listed).toEqual(NAMES)
+  })
+})
 
 describe.each([
   ['testrest with its own key', 'testrest', TESTREST_KEY],
