@@ -8,8 +8,7 @@ import { systemClock } from './platform/clock.js'
 import { openDatabase } from './platform/db/database.js'
 import { createLogger } from './platform/logger.js'
 import { bufferedLogDestination } from './platform/log-destination.js'
-import { pino } from 'pino'
-import pretty from 'pino-pretty'
+import { terminalLogDestination } from './platform/terminal-log.js'
 
 const SHUTDOWN_GRACE_MS = 10_000
 /** Log bytes held before they are written; flushed on shutdown and on a fatal error. */
@@ -20,13 +19,11 @@ const LOG_FLUSH_MS = 250
 export async function serve(config: Config): Promise<void> {
   // Log lines are held in memory and written a chunk at a time, so a request never waits on a write to stdout; what
   // is held is written out on shutdown and before the process dies of an unexpected error.
-  // A person at a terminal reads one short line per event; everything else (files, pipes, collectors) gets JSON.
-  // A terminal is written synchronously, line by line, as Node writes a TTY: nothing is left to flush.
+  // A person at a terminal reads one short line per request (terminal-log.ts); everything else (files, pipes,
+  // collectors) gets JSON. A terminal's lines go out on the next turn of the event loop rather than within 250 ms.
   const readable = config.logFormat === 'pretty' || (config.logFormat === 'auto' && process.stdout.isTTY === true)
-  const destination = readable
-    ? pino.destination({ dest: 1, sync: true })
-    : bufferedLogDestination({ fd: 1, chunkBytes: LOG_CHUNK_BYTES, flushMs: LOG_FLUSH_MS, clock: systemClock })
-  const logger = createLogger(config.logLevel, readable ? pretty({ destination, colorize: process.stdout.isTTY === true, translateTime: 'HH:MM:ss.l', ignore: 'pid,hostname' }) : destination)
+  const destination = bufferedLogDestination({ fd: 1, chunkBytes: LOG_CHUNK_BYTES, flushMs: readable ? 0 : LOG_FLUSH_MS, clock: systemClock })
+  const logger = createLogger(config.logLevel, readable ? terminalLogDestination({ write: (text) => destination.write(text), colors: process.stdout.isTTY === true }) : destination)
   const flush = () => destination.flushSync()
   process.once('uncaughtException', (err) => {
     logger.fatal({ err }, 'uncaught exception; exiting')
