@@ -14,6 +14,7 @@ import { ClientRegistrationError } from './oauth/clients-service.js'
 import type { OrganizationType } from './organizations/service.js'
 import { DomainError } from './platform/errors.js'
 import { serve } from './server.js'
+import { describeStartupFailure } from './startup-errors.js'
 import { createServices, type Services } from './services.js'
 import { TRANSACTIONS_USAGE, TransactionUsageError, runTransactionsCommand } from './reporting/transactions/cli.js'
 import { createTransactionService } from './reporting/transactions/service/index.js'
@@ -313,6 +314,9 @@ async function importFile(config: Config, args: string[]): Promise<void> {
   })
 }
 
+/** The configuration once parsed: a failure to start is described with its settings. */
+let loaded: Config | undefined
+
 async function main(argv: string[]): Promise<void> {
   const [command, ...rest] = argv
   if (!command || command === 'help' || command === '--help') {
@@ -320,6 +324,7 @@ async function main(argv: string[]): Promise<void> {
     return
   }
   const config = loadConfig(process.env)
+  loaded = config
   switch (command) {
     case 'serve':
       return serve(config)
@@ -358,6 +363,11 @@ async function main(argv: string[]): Promise<void> {
 }
 
 main(process.argv.slice(2)).catch((err: unknown) => {
+  const startup = loaded && describeStartupFailure(err, loaded)
+  if (startup !== undefined) {
+    process.stderr.write(`finapi: ${startup}\n`)
+    process.exit(1)
+  }
   if (err instanceof ImportError) {
     process.stderr.write(`finapi: import rejected, nothing was loaded: ${err.message}\n`)
   } else if (err instanceof TransactionImportError) {

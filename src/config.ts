@@ -134,6 +134,21 @@ export interface Config {
   }
 }
 
+/**
+ * A URL with its password replaced by `***`, for messages: a mistyped DATABASE_URL is echoed back to say what was
+ * wrong, and its password must not be. Text that does not parse as a URL loses anything between `://` and `@`.
+ */
+export function maskUrlPassword(text: string): string {
+  try {
+    const url = new URL(text)
+    if (url.password === '') return text
+    url.password = '***'
+    return url.toString()
+  } catch {
+    return text.replace(/(\/\/[^/@:]*:)[^/@]*@/, '$1***@')
+  }
+}
+
 export class ConfigError extends Error {
   override name = 'ConfigError'
 }
@@ -155,7 +170,7 @@ export function loadConfig(env: Env): Config {
     const variable = first.instancePath.replace(/^\//, '')
     const allowed = (first.params as { allowedValues?: unknown[] }).allowedValues
     const hint = allowed ? ` (one of ${allowed.join(', ')})` : ''
-    const shown = variable === 'SECRETS_KEY' ? '(hidden)' : JSON.stringify(raw[variable] ?? '')
+    const shown = /SECRET|KEY|PASSWORD|TOKEN/.test(variable) ? '(value hidden)' : JSON.stringify(maskUrlPassword(String(raw[variable] ?? '')))
     throw new ConfigError(`Invalid environment variable ${variable}=${shown}: ${first.message}${hint}`)
   }
   const e = converted as Static<typeof EnvSchema>
