@@ -8,6 +8,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
 import type { Logger } from 'pino'
 import type { Config } from './config.js'
 import { healthRoutes } from './platform/health.js'
+import { homeRoutes } from './platform/home.js'
 import type { App } from './platform/http/app.js'
 import { correlationId } from './platform/http/correlation.js'
 import { bodyRateGuard, guardBodies } from './platform/http/body-rate.js'
@@ -20,6 +21,9 @@ import { MeteringLogController, RequestMetrics, metricsRoutes } from './platform
 import { openapiPlugin } from './platform/openapi.js'
 import { periodic } from './platform/timers.js'
 import { validatorCompiler } from './platform/validation.js'
+import { SANDBOX_LOGINS } from './banking/sandbox-data.js'
+import { SANDBOX_MERCHANT_USERS } from './identity/merchant-users.js'
+import { SANDBOX_REPORTING_KEYS } from './organizations/sandbox.js'
 import { createServices, type Infrastructure, type ServiceOptions, type Services } from './services.js'
 
 export const VERSION: string = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')).version
@@ -131,6 +135,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   await metricsRoutes(app, metrics)
   await app.register(openapiPlugin, { version: VERSION, features: services.features.flatMap((f) => (f.openapi ? [f.openapi] : [])) })
   await app.register(healthRoutes, { db })
+  await app.register(homeRoutes, { mode: config.mode, version: VERSION, sandbox: config.mode === 'sandbox' ? sandboxHints(config) : [] })
 
   for (const feature of services.features) {
     const http = feature.http
@@ -153,6 +158,21 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     )
   }
   return app
+}
+
+/** The published sandbox credentials the home page shows (each feature's own constants). */
+function sandboxHints(config: Config): { label: string; value: string }[] {
+  const testrest = SANDBOX_REPORTING_KEYS.find((k) => k.organizationId === 'testrest')!
+  const customer = SANDBOX_LOGINS.usernamePassword
+  const user = SANDBOX_MERCHANT_USERS[0]
+  return [
+    { label: 'Banking application key (x-svc-key)', value: config.sandboxApiKey ?? '' },
+    { label: 'Banking customer sign-in (username / password)', value: `${customer.username} / ${customer.password}` },
+    { label: 'Reporting merchant id', value: testrest.organizationId },
+    { label: 'Reporting key id (HTTP Signature)', value: testrest.id },
+    { label: 'Reporting shared secret (HTTP Signature)', value: testrest.secret },
+    { label: 'Merchant user on the consent page (username / password)', value: `${user.username} / ${user.password}` },
+  ]
 }
 
 function trustHops(hops: number): (address: string, hop: number) => boolean {
