@@ -1,12 +1,12 @@
 // One signed reporting call, as the official SDKs sign it (HTTP Signature, HmacSHA256), with the sandbox key of
 // merchant testrest; the status goes to stderr and the body to stdout, so a downloaded report can be redirected.
 //   node examples/signed.mjs METHOD PATH [JSON-BODY]
-// FINAPI_URL (default http://127.0.0.1:3000) names the server; FINAPI_MERCHANT, FINAPI_KEY_ID and FINAPI_SECRET
+// BASE (default http://127.0.0.1:3000) names the server; FINAPI_MERCHANT, FINAPI_KEY_ID and FINAPI_SECRET
 // another key; FINAPI_HEADERS='{"range":"bytes=0-99"}' adds headers.
 import { createHash, createHmac } from 'node:crypto'
 
 const [method = 'GET', path = '/reporting/v3/report-definitions', body] = process.argv.slice(2)
-const base = process.env.FINAPI_URL ?? 'http://127.0.0.1:3000'
+const base = process.env.BASE ?? 'http://127.0.0.1:3000'
 const merchant = process.env.FINAPI_MERCHANT ?? 'testrest'
 const keyId = process.env.FINAPI_KEY_ID ?? '08c94330-f618-42a3-b09d-e1e43be5efda'
 const secret = process.env.FINAPI_SECRET ?? 'yBJxy6LjM2TmcPGu+GaJrHtkke25fPpUX+UY6/L/1tE='

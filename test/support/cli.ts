@@ -15,9 +15,9 @@ export function runFinapi(args: string[], env: Record<string, string>): Promise<
 }
 
 /** Any command, with only PATH and the environment given. */
-export function runCommand(command: string, args: string[], env: Record<string, string>): Promise<Finished> {
+export function runCommand(command: string, args: string[], env: Record<string, string>, options: { cwd?: string } = {}): Promise<Finished> {
   return new Promise((resolve, reject) => {
-    const child = spawn(command, args, { env: { PATH: process.env['PATH'], ...env } })
+    const child = spawn(command, args, { env: { PATH: process.env['PATH'], ...env }, cwd: options.cwd })
     let stdout = ''
     let stderr = ''
     child.stdout.on('data', (d: Buffer) => (stdout += d.toString()))
