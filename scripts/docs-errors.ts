@@ -9,7 +9,7 @@ import { AUTHORIZE_ERROR_CODES, authorizePageErrors, oauthEndpointErrors, oauthT
 import type { Clock } from '../src/platform/clock.js'
 import { ERROR_KINDS } from '../src/platform/errors.js'
 import { platformErrors, type ErrorFamily } from '../src/platform/http/error-family.js'
-import { reportingErrors } from '../src/reporting/errors.js'
+import { reportingErrors } from '../src/merchant-api/errors.js'
 import { PROSE, type FamilyProse } from './error-descriptions.js'
 
 export const ERRORS_DIR = fileURLToPath(new URL('../docs/errors/', import.meta.url))
@@ -33,7 +33,7 @@ interface PageSpec {
 
 const PAGES: PageSpec[] = [
   { name: 'banking', family: bankingErrors, source: 'src/banking/errors.ts' },
-  { name: 'reporting', family: reportingErrors(fixedClock), source: 'src/reporting/errors.ts' },
+  { name: 'reporting', family: reportingErrors(fixedClock), source: 'src/merchant-api/errors.ts' },
   { name: 'oauth', family: oauthTokenErrors, source: 'src/oauth/errors.ts' },
   { name: 'oauth-endpoints', family: oauthEndpointErrors, source: 'src/oauth/errors.ts' },
   { name: 'oauth-pages', family: authorizePageErrors((message) => message), source: 'src/oauth/errors.ts', html: true },

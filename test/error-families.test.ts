@@ -10,7 +10,7 @@ import { oauthTokenErrors, TOKEN_ERROR_CODES } from '../src/oauth/errors.js'
 import { DomainError, ERROR_KINDS, type ErrorKind } from '../src/platform/errors.js'
 import type { Feature } from '../src/platform/feature.js'
 import { platformErrors, type ErrorFamily } from '../src/platform/http/error-family.js'
-import { REPORTING_CODES, reportingErrors } from '../src/reporting/errors.js'
+import { REPORTING_CODES, reportingErrors } from '../src/merchant-api/errors.js'
 import { FakeClock, startTestApp, type TestApp } from './support/harness.js'
 import { probeFeature } from './support/probe.js'
 

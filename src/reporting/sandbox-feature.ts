@@ -2,8 +2,8 @@
 // reporting call (the same gateway) and answering in the reporting error family. Mounted in sandbox mode only.
 import type { Clock } from '../platform/clock.js'
 import type { Feature } from '../platform/feature.js'
-import { reportingErrors } from './errors.js'
-import { reportingGateway, type ReportingGatewayOptions } from './gateway.js'
+import { reportingErrors } from '../merchant-api/errors.js'
+import { reportingGateway, type ReportingGatewayOptions } from '../merchant-api/gateway.js'
 import { clockRoutes, type SandboxClock } from './scheduler/clock-routes.js'
 
 export function reportingSandboxFeature(deps: {

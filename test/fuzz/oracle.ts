@@ -5,7 +5,7 @@
 import { STATUS_CODES } from 'node:http'
 import { API_STATUS } from '../../src/banking/errors.js'
 import { TOKEN_ERROR_CODES } from '../../src/oauth/errors.js'
-import { REPORTING_CODES } from '../../src/reporting/errors.js'
+import { REPORTING_CODES } from '../../src/merchant-api/errors.js'
 import type { Answer } from './wire.js'
 
 export type Family = 'banking' | 'token' | 'authorize' | 'reporting' | 'other'

@@ -4,7 +4,7 @@
 import { Type } from 'typebox'
 import { expect } from 'vitest'
 import type { ReportingRoutes } from '../../src/reporting/feature.js'
-import { actingOrganization } from '../../src/reporting/gateway.js'
+import { actingOrganization } from '../../src/merchant-api/gateway.js'
 import type { Response, TestApp } from './harness.js'
 import { mleCertificate } from './webhooks.js'
 

@@ -1,6 +1,6 @@
 // GET /report-definitions and /report-definitions/{reportDefinitionName}, behind the reporting gateway.
 import type { App } from '../../platform/http/app.js'
-import { failureBody } from '../schemas.js'
+import { failureBody } from '../../merchant-api/schemas.js'
 import { DefinitionParams, DefinitionQuery, DefinitionsListQuery, ReportDefinition, ReportDefinitionList } from './schemas.js'
 import type { DefinitionsService } from './service.js'
 

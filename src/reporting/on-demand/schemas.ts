@@ -2,7 +2,7 @@
 // allow-lists with the keys of the reference document and the official SDK's models
 // (ReportingV3PurchaseRefundDetailsGet200Response, ReportingV3NetFundingsGet200Response, …).
 import { Type, type Static, type TSchema } from 'typebox'
-import { ORGANIZATION_ID_PARAM } from '../gateway.js'
+import { ORGANIZATION_ID_PARAM } from '../../merchant-api/gateway.js'
 import { TIME_PATTERN } from './window.js'
 
 const Time = (which: string) => Type.String({ pattern: TIME_PATTERN, maxLength: 40, description: `Report ${which} time, ISO 8601 with a zone (yyyy-MM-dd'T'HH:mm:ss.SSSZ), e.g. 2026-03-01T00:00:00.000Z` })

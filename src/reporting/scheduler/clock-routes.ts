@@ -3,8 +3,8 @@
 // scheduler would have (the job runner generates them within a poll).
 import type { App } from '../../platform/http/app.js'
 import { invalid } from '../../platform/errors.js'
-import { actingOrganization } from '../gateway.js'
-import { failureBody } from '../schemas.js'
+import { actingOrganization } from '../../merchant-api/gateway.js'
+import { failureBody } from '../../merchant-api/schemas.js'
 import { ClockBody, ClockState } from '../reports/schemas.js'
 import { parseDateTime } from '../reports/validate.js'
 import type { ReportingClock } from './clocks.js'

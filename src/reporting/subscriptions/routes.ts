@@ -3,9 +3,9 @@
 import { Type } from 'typebox'
 import type { App } from '../../platform/http/app.js'
 import { notModified } from '../../platform/errors.js'
-import { subscriptionRequestErrors } from '../errors.js'
-import { actingOrganization } from '../gateway.js'
-import { ValidationErrorBody, failureBody } from '../schemas.js'
+import { subscriptionRequestErrors } from '../../merchant-api/errors.js'
+import { actingOrganization } from '../../merchant-api/gateway.js'
+import { ValidationErrorBody, failureBody } from '../../merchant-api/schemas.js'
 import { PredefinedBody, ReportNameParams, Subscription, SubscriptionBody, SubscriptionList } from './schemas.js'
 import type { SubscriptionsService } from './service.js'
 

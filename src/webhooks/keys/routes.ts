@@ -1,8 +1,8 @@
 // POST /kms/egress/v2/keys-sym: the digital signature key that signs an organization's notifications.
 // POST /kms/egress/v2/keys-asym: a subscriber's message-level encryption certificate, validated and kept.
 import type { App } from '../../platform/http/app.js'
-import { actingOrganization } from '../../reporting/gateway.js'
-import { failureBody } from '../../reporting/schemas.js'
+import { actingOrganization } from '../../merchant-api/gateway.js'
+import { failureBody } from '../../merchant-api/schemas.js'
 import type { WebhookCertificateService } from './certificates.js'
 import { SaveAsymEgressKeyBody, SaveAsymEgressKeyResponse, SaveSymEgressKeyBody, SaveSymEgressKeyResponse } from './schemas.js'
 import type { WebhookKeyService } from './service.js'

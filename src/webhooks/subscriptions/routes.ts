@@ -3,8 +3,8 @@
 // body; the test call is v1 while the rest is v2.
 import { Type } from 'typebox'
 import type { App } from '../../platform/http/app.js'
-import { actingOrganization } from '../../reporting/gateway.js'
-import { failureBody } from '../../reporting/schemas.js'
+import { actingOrganization } from '../../merchant-api/gateway.js'
+import { failureBody } from '../../merchant-api/schemas.js'
 import { TestNotification } from '../delivery/schemas.js'
 import { CreateWebhook, ListQuery, OrganizationParams, ProductList, UpdatedWebhook, UpdateStatus, UpdateWebhook, Webhook, WebhookIdParams, WebhookList } from './schemas.js'
 import type { WebhookSubscriptions } from './service.js'
