@@ -2,7 +2,7 @@
 // registered as a public OAuth client), the fixed sandbox customers (loaded once, through the same importer
 // operators use), organizations, reporting keys, reporting OAuth clients and the merchant user, and each sandbox
 // merchant's generated transactions. In production, none of the sandbox's reporting identities may be active.
-import { importData } from './banking/importer.js'
+import { importData } from './banking/accounts/import.js'
 import { SANDBOX_CUSTOMER_1_ID, sandboxDataset } from './banking/sandbox-data.js'
 import { createIdentityImport } from './identity/import.js'
 import { SANDBOX_MERCHANT_USERS, activeSandboxMerchantUsers } from './identity/merchant-users.js'

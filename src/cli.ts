@@ -2,8 +2,8 @@
 // users, credentials, the maintenance switch, pruning and import.
 import { parseArgs } from 'node:util'
 import { readFile } from 'node:fs/promises'
-import { ImportFile } from './banking/import-schema.js'
-import { ImportError, importData, type Progress } from './banking/importer.js'
+import { ImportFile } from './banking/accounts/import-schema.js'
+import { ImportError, importData, type Progress } from './banking/accounts/import.js'
 import { prepareDatabase } from './bootstrap.js'
 import { createIdentityImport } from './identity/import.js'
 import { ConfigError, loadConfig, type Config } from './config.js'

@@ -3,7 +3,7 @@
 // query strings, well-formed and malformed, and as raw malformed HTTP over a socket.
 import { sign } from 'node:crypto'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { passcodeSigningInput } from '../src/banking/auth-service.js'
+import { passcodeSigningInput } from '../src/banking/auth/service.js'
 import { SANDBOX_DEVICE_PRIVATE_KEY_PEM, SANDBOX_LOGINS as L } from '../src/banking/sandbox-data.js'
 import { startTestApp, type TestApp } from './support/harness.js'
 import { basic, pkce, sandboxTokens, token as tokenRequest } from './support/oauth.js'

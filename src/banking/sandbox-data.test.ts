@@ -1,8 +1,8 @@
 import { sign, verify } from 'node:crypto'
 import { Value } from 'typebox/value'
 import { describe, expect, it } from 'vitest'
-import { passcodeSigningInput } from './auth-service.js'
-import { ImportFile, type ImportCustomer } from './import-schema.js'
+import { passcodeSigningInput } from './auth/service.js'
+import { ImportFile, type ImportCustomer } from './accounts/import-schema.js'
 import {
   SANDBOX_CUSTOMER_1_ID,
   SANDBOX_CUSTOMER_2_ID,
@@ -11,7 +11,7 @@ import {
   SANDBOX_LOGINS,
   sandboxDataset,
 } from './sandbox-data.js'
-import { BALANCE_KINDS, CATEGORIES, DETAIL_KINDS } from './schemas.js'
+import { BALANCE_KINDS, CATEGORIES, DETAIL_KINDS } from './accounts/schemas.js'
 
 function customer(id: string): ImportCustomer {
   const found = sandboxDataset().customers.find((c) => c.id === id)

@@ -1,6 +1,6 @@
 // The sandbox's fixed data set: two customers, their working credentials, every kind of account, exchange rates.
 import { createHash, createPrivateKey, createPublicKey } from 'node:crypto'
-import type { ImportAccount, ImportCustomer, ImportFile } from './import-schema.js'
+import type { ImportAccount, ImportCustomer, ImportFile } from './accounts/import-schema.js'
 
 export const SANDBOX_CUSTOMER_1_ID = 'sandbox-customer-1'
 export const SANDBOX_CUSTOMER_2_ID = 'sandbox-customer-2'

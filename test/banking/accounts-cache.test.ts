@@ -2,8 +2,8 @@
 // without a promise, concurrent first reads share one query, the least recently read customer is dropped first,
 // and neither a forgotten nor a failed read is kept.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { createAccountsService } from '../../src/banking/accounts-service.js'
-import type { BankingPrincipal as Principal } from '../../src/banking/auth-service.js'
+import { createAccountsService } from '../../src/banking/accounts/service.js'
+import type { BankingPrincipal as Principal } from '../../src/banking/auth/service.js'
 import { SANDBOX_CUSTOMER_1_ID, SANDBOX_CUSTOMER_2_ID } from '../../src/banking/sandbox-data.js'
 import type { Db } from '../../src/platform/db/database.js'
 import { startTestApp, type TestApp } from '../support/harness.js'

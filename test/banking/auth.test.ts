@@ -1,7 +1,7 @@
 // POST /v2/auth with every credential kind, DELETE /v2/auth, POST /v2/token, lockout, and their errors.
 import { sign } from 'node:crypto'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { passcodeSigningInput } from '../../src/banking/auth-service.js'
+import { passcodeSigningInput } from '../../src/banking/auth/service.js'
 import { LOCKOUT_MS, MAX_FAILED_ATTEMPTS, SESSION_TTL_MS as ACCESS_TOKEN_TTL_MS } from '../../src/identity/service.js'
 import { SANDBOX_DEVICE_PRIVATE_KEY_PEM, SANDBOX_LOGINS as L } from '../../src/banking/sandbox-data.js'
 import { sha256Hex } from '../../src/platform/crypto.js'

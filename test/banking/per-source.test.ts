@@ -3,7 +3,7 @@
 // sender. Production keeps one allowance per key and one lock per credential. Distinct sources are real
 // connections from other loopback addresses (127.0.0.2, 127.0.0.3), which Linux routes to lo.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { importData } from '../../src/banking/importer.js'
+import { importData } from '../../src/banking/accounts/import.js'
 import { sandboxDataset } from '../../src/banking/sandbox-data.js'
 import { createIdentityImport } from '../../src/identity/import.js'
 import { LOCKOUT_MS, MAX_FAILED_ATTEMPTS } from '../../src/identity/service.js'

@@ -2,7 +2,7 @@
 // read, logout), for the fuzz engine to mangle; the context holds what the campaign's setup signed in for.
 import { sign } from 'node:crypto'
 import fc from 'fast-check'
-import { passcodeSigningInput } from '../../src/banking/auth-service.js'
+import { passcodeSigningInput } from '../../src/banking/auth/service.js'
 import { SANDBOX_DEVICE_PRIVATE_KEY_PEM, SANDBOX_LOGINS as L } from '../../src/banking/sandbox-data.js'
 import type { Header } from './mangle.js'
 import { variants, type Template } from './requests.js'

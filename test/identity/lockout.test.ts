@@ -2,7 +2,7 @@
 // one atomic statement (an UPDATE ... RETURNING of the credential in production; an upsert-increment of the
 // credential and source address in the sandbox), so none is lost while the ~50 ms scrypt checks overlap.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { importData } from '../../src/banking/importer.js'
+import { importData } from '../../src/banking/accounts/import.js'
 import { sandboxDataset } from '../../src/banking/sandbox-data.js'
 import { createIdentityImport } from '../../src/identity/import.js'
 import { LOCKOUT_MS } from '../../src/identity/service.js'

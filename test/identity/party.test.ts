@@ -1,7 +1,7 @@
 // Party-identifiers sign-in (issue 9): a keyed lookup hash, a mobile that must be on record and presented, and
 // rows imported under the old unkeyed hash, which are found once and re-keyed.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { ImportError, importData } from '../../src/banking/importer.js'
+import { ImportError, importData } from '../../src/banking/accounts/import.js'
 import { SANDBOX_LOGINS as L } from '../../src/banking/sandbox-data.js'
 import { createIdentityImport } from '../../src/identity/import.js'
 import type { PartyIdentifiers } from '../../src/identity/types.js'

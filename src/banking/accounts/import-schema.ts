@@ -1,9 +1,9 @@
 // The operators' data file for `finapi import`: customers, their credentials and accounts, and exchange rates.
 // This TypeBox schema validates the file, types the importer, and is published as docs/import.schema.json.
 import { Type, type Static } from 'typebox'
-import { SECRET_HASH_PATTERN } from '../platform/crypto.js'
+import { SECRET_HASH_PATTERN } from '../../platform/crypto.js'
 import { AccountListFields, Balance, DetailFields, CATEGORIES, QuickBalanceEntry } from './schemas.js'
-import { APIDateString, APIRateString, APICurrencyString } from './types.js'
+import { APIDateString, APIRateString, APICurrencyString } from '../types.js'
 
 const Str = (max: number, description?: string) => Type.String({ minLength: 1, maxLength: max, ...(description ? { description } : {}) })
 

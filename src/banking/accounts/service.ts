@@ -6,9 +6,9 @@
 // token), so each customer's accounts are read and parsed once and then served from a bounded in-process cache.
 // That keeps the reads at the cost of the gateway; a future feature that changes accounts must call `forget`.
 import type { Static } from 'typebox'
-import type { Db } from '../platform/db/database.js'
-import { notFound, unauthenticated } from '../platform/errors.js'
-import type { BankingPrincipal } from './auth-service.js'
+import type { Db } from '../../platform/db/database.js'
+import { notFound, unauthenticated } from '../../platform/errors.js'
+import type { BankingPrincipal } from '../auth/service.js'
 import { convertAmount } from './money.js'
 import * as repo from './repository.js'
 import type { AccountDetails, AccountListEntry, Balance, BalanceEntry, Category, QuickBalanceEntry } from './schemas.js'

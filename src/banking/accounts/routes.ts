@@ -3,14 +3,14 @@
 // are sent pre-rendered (see platform/rendered.ts).
 import type { FastifyReply, FastifyRequest, HookHandlerDoneFunction } from 'fastify'
 import { Type } from 'typebox'
-import type { App } from '../platform/http/app.js'
-import { requestUrlOf } from '../platform/http/public-url.js'
-import { connectionMemo } from '../platform/http/connection-memo.js'
-import { SUCCESS } from './errors.js'
-import { sendRendered } from '../platform/rendered.js'
-import { errorResponses, successBody } from './gateway/schemas.js'
-import type { AccountsService } from './accounts-service.js'
-import type { AuthService, BankingPrincipal } from './auth-service.js'
+import type { App } from '../../platform/http/app.js'
+import { requestUrlOf } from '../../platform/http/public-url.js'
+import { connectionMemo } from '../../platform/http/connection-memo.js'
+import { SUCCESS } from '../errors.js'
+import { sendRendered } from '../../platform/rendered.js'
+import { errorResponses, successBody } from '../gateway/schemas.js'
+import type { AccountsService } from './service.js'
+import type { AuthService, BankingPrincipal } from '../auth/service.js'
 import {
   AccountDetails,
   AccountListEntry,

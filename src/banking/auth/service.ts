@@ -2,12 +2,12 @@
 // apiStructType naming the one member present), the login response, soft credentials, logout, the sandbox's
 // any-string Authorization, and which OAuth access tokens may act here. Verifying secrets, lockout and sessions
 // are identity's (src/identity/).
-import { invalid, unauthenticated } from '../platform/errors.js'
-import { NOT_A_TOKEN, type IdentityService, type SignInContext } from '../identity/service.js'
-import type { Claim, Principal } from '../identity/types.js'
-import type { HashMemo } from '../platform/crypto.js'
-import type { DpopVerifier } from '../platform/dpop.js'
-import { CREDENTIAL_KINDS, SOFT_CREDENTIAL_TYPES, type CredentialKind, type Credentials, type LoginBody } from './schemas.js'
+import { invalid, unauthenticated } from '../../platform/errors.js'
+import { NOT_A_TOKEN, type IdentityService, type SignInContext } from '../../identity/service.js'
+import type { Claim, Principal } from '../../identity/types.js'
+import type { HashMemo } from '../../platform/crypto.js'
+import type { DpopVerifier } from '../../platform/dpop.js'
+import { CREDENTIAL_KINDS, SOFT_CREDENTIAL_TYPES, type CredentialKind, type Credentials, type LoginBody } from '../accounts/schemas.js'
 
 /** The scope an OAuth access token needs to act on the banking interface. */
 export const BANKING_SCOPE = 'accounts'

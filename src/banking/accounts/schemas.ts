@@ -12,7 +12,7 @@ import {
   APIPCIString,
   APIRateString,
   Money,
-} from './types.js'
+} from '../types.js'
 
 const strict = { additionalProperties: false } as const
 const Str = (max = 200) => Type.String({ minLength: 1, maxLength: max })
@@ -21,7 +21,7 @@ const Opt = Type.Optional
 // ---- Login -------------------------------------------------------------------------------------------------
 
 // The login body's credential members are exactly identity's credential kinds.
-export { CREDENTIAL_KINDS, type CredentialKind } from '../identity/types.js'
+export { CREDENTIAL_KINDS, type CredentialKind } from '../../identity/types.js'
 
 export const Credentials = Type.Object({
   apiStructType: Type.String({ description: 'Names the one credential member supplied' }),

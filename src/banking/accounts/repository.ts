@@ -2,8 +2,8 @@
 // Functions take the database handle or a transaction; the service or the importer owns the transaction
 // boundary. Account reads always filter by customer: object-level authorization lives in the query.
 import type { Insertable, Selectable } from 'kysely'
-import type { Executor } from '../platform/db/database.js'
-import type { AccountsTable } from '../platform/db/schema.js'
+import type { Executor } from '../../platform/db/database.js'
+import type { AccountsTable } from '../../platform/db/schema.js'
 
 export type AccountRow = Selectable<AccountsTable>
 
