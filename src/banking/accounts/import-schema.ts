@@ -3,7 +3,7 @@
 import { Type, type Static } from 'typebox'
 import { SECRET_HASH_PATTERN } from '../../platform/crypto.js'
 import { AccountListFields, Balance, DetailFields, CATEGORIES, QuickBalanceEntry } from './schemas.js'
-import { APIDateString, APIRateString, APICurrencyString } from '../types.js'
+import { APIDateString, APIRateString, APICurrencyString } from '../schemas.js'
 
 const Str = (max: number, description?: string) => Type.String({ minLength: 1, maxLength: max, ...(description ? { description } : {}) })
 

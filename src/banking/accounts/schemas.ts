@@ -12,7 +12,7 @@ import {
   APIPCIString,
   APIRateString,
   Money,
-} from '../types.js'
+} from '../schemas.js'
 
 const strict = { additionalProperties: false } as const
 const Str = (max = 200) => Type.String({ minLength: 1, maxLength: max })
