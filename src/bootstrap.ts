@@ -7,7 +7,7 @@ import { SANDBOX_CUSTOMER_1_ID, sandboxDataset } from './banking/sandbox-data.js
 import { createIdentityImport } from './identity/import.js'
 import { SANDBOX_MERCHANT_USERS, activeSandboxMerchantUsers } from './identity/merchant-users.js'
 import { customerExists } from './identity/service.js'
-import { activeSandboxClients, ensureSandboxReportingClients } from './oauth/sandbox-clients.js'
+import { activeSandboxClients, ensureSandboxReportingClients } from './oauth/clients/sandbox.js'
 import type { Config } from './config.js'
 import type { Clock } from './platform/clock.js'
 import type { Db } from './platform/db/database.js'

@@ -3,8 +3,8 @@
 // the rows are read back from the database.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { SESSION_RETENTION_MS, SESSION_TTL_MS as ACCESS_TOKEN_TTL_MS } from '../src/identity/service.js'
-import { CODE_MEMORY_MS, CONSENT_TTL_MS } from '../src/oauth/authorize-service.js'
-import { ACCESS_TOKEN_TTL_S, REFRESH_TOKEN_TTL_S, TOKEN_RETENTION_MS } from '../src/oauth/token-service.js'
+import { CODE_MEMORY_MS, CONSENT_TTL_MS } from '../src/oauth/authorize/service.js'
+import { ACCESS_TOKEN_TTL_S, REFRESH_TOKEN_TTL_S, TOKEN_RETENTION_MS } from '../src/oauth/token/service.js'
 import { sha256Hex } from '../src/platform/crypto.js'
 import { CUSTOMER_2, expectStatus, login, withToken } from './support/banking.js'
 import { startTestApp, type TestApp } from './support/harness.js'

@@ -7,9 +7,9 @@ import { baseUrlOf } from '../platform/http/public-url.js'
 import { EndpointError, IntrospectRequest, IntrospectResponse, ParRequest, ParResponse, RevokeRequest, ServerMetadata } from './endpoint-schemas.js'
 import { oauthEndpointErrors } from './errors.js'
 import { acceptFormsOnly } from './form.js'
-import type { IntrospectionService } from './introspection-service.js'
-import type { ParService } from './par-service.js'
-import { GRANT_TYPES } from './schemas.js'
+import type { IntrospectionService } from './introspect/service.js'
+import type { ParService } from './par/service.js'
+import { GRANT_TYPES } from './token/schemas.js'
 import { SCOPE_NAMES } from './scope.js'
 
 const tags = ['oauth']

@@ -1,8 +1,8 @@
 // Reading a token request: its form fields (an empty value counts as absent, RFC 6749 3.1) and the client's
 // credentials, from HTTP Basic (client_secret_basic) or the body (client_secret_post), never both.
 import { OAuthError } from './errors.js'
-import type { ClientCredentials } from './clients-service.js'
-import type { TokenRequest } from './schemas.js'
+import type { ClientCredentials } from './clients/service.js'
+import type { TokenRequest } from './token/schemas.js'
 
 /** The form's fields with empty values dropped. */
 export function presentFields<T extends object = TokenRequest>(body: T | undefined): T {

@@ -1,7 +1,7 @@
 // GET and POST /oauth2/v3/authorize: the sign-in and consent pages, their security headers, the errors shown on a
 // page and the errors sent back to the client, CSRF, Deny and Allow.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { CONSENT_TTL_MS } from '../../src/oauth/authorize-service.js'
+import { CONSENT_TTL_MS } from '../../src/oauth/authorize/service.js'
 import { CUSTOMER_1, CUSTOMER_2 } from '../support/banking.js'
 import { startTestApp, type Response, type TestApp } from '../support/harness.js'
 import {

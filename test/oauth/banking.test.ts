@@ -2,7 +2,7 @@
 // revocation by DELETE /v2/auth, scope, an application's own client, and the lenient sandbox never falling back
 // to customer 1 for a real OAuth token that no longer works.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { ACCESS_TOKEN_TTL_S } from '../../src/oauth/token-service.js'
+import { ACCESS_TOKEN_TTL_S } from '../../src/oauth/token/service.js'
 import { CUSTOMER_2, expectStatus, withToken } from '../support/banking.js'
 import { call, startTestApp, type TestApp } from '../support/harness.js'
 import { authorizeCode, basic, pkce, sandboxTokens, token } from '../support/oauth.js'

@@ -1,7 +1,7 @@
 // Pushed authorization requests (RFC 9126): a pushed request works once and expires; a client registered with
 // --require-par is refused a plain authorize request at its redirect URI; the push is checked like an authorize.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { PAR_TTL_S } from '../../src/oauth/par-service.js'
+import { PAR_TTL_S } from '../../src/oauth/par/service.js'
 import { startTestApp, type Response, type TestApp } from '../support/harness.js'
 import { authorizePath, basic, openAuthorize, pkce, postForm, REDIRECT, redirected, sandboxRequest, signIn, token } from '../support/oauth.js'
 

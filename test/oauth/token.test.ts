@@ -1,8 +1,8 @@
 // POST /oauth2/v3/token: every grant, its exact success and failure answers, client authentication, rotation and
 // reuse detection, expiry through the fake clock, hashed storage, and its OpenAPI description.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { CODE_TTL_MS } from '../../src/oauth/authorize-service.js'
-import { REFRESH_TOKEN_TTL_S } from '../../src/oauth/token-service.js'
+import { CODE_TTL_MS } from '../../src/oauth/authorize/service.js'
+import { REFRESH_TOKEN_TTL_S } from '../../src/oauth/token/service.js'
 import { expectStatus, withToken } from '../support/banking.js'
 import { startTestApp, type Response, type TestApp } from '../support/harness.js'
 import { REDIRECT, TOKEN_HEADERS, authorizeCode, basic, expectTokenError, pkce, sandboxRequest, sandboxTokens, token } from '../support/oauth.js'

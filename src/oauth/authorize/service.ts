@@ -8,20 +8,20 @@
 // consent's random value, stored hashed); and both are bound to a browser-binding cookie (HttpOnly, SameSite=Lax,
 // Path=/oauth2), which a cross-site POST does not carry. A forged submission therefore needs both the victim's
 // page and the victim's cookie.
-import { DomainError } from '../platform/errors.js'
-import type { Clock } from '../platform/clock.js'
-import { randomSecret, sameText, sha256Hex } from '../platform/crypto.js'
-import type { Db } from '../platform/db/database.js'
-import type { IdentityService, SignInContext } from '../identity/service.js'
-import { MERCHANT_USER_KIND, MERCHANT_USER_REALM, type Claim } from '../identity/types.js'
-import { createClientThrottle, type OAuthLimits } from './client-auth.js'
-import type { ParService, PushedRequest } from './par-service.js'
-import { checkAuthorizeRequest, pageProblem, readAuthorizeParams } from './authorize-request.js'
-import type { ClientService, OAuthClient } from './clients-service.js'
-import { MAX_PENDING_REQUEST_LENGTH, openPendingRequest, pendingRequestKey, sealPendingRequest, type PendingRequest } from './pending-request.js'
-import { formActionSource, redirectAllowed, withParams } from './redirect-uri.js'
-import * as repo from './repository.js'
-import { SCOPES, formatScope, isScope } from './scope.js'
+import { DomainError } from '../../platform/errors.js'
+import type { Clock } from '../../platform/clock.js'
+import { randomSecret, sameText, sha256Hex } from '../../platform/crypto.js'
+import type { Db } from '../../platform/db/database.js'
+import type { IdentityService, SignInContext } from '../../identity/service.js'
+import { MERCHANT_USER_KIND, MERCHANT_USER_REALM, type Claim } from '../../identity/types.js'
+import { createClientThrottle, type OAuthLimits } from '../clients/authenticate.js'
+import type { ParService, PushedRequest } from '../par/service.js'
+import { checkAuthorizeRequest, pageProblem, readAuthorizeParams } from '../authorize-request.js'
+import type { ClientService, OAuthClient } from '../clients/service.js'
+import { MAX_PENDING_REQUEST_LENGTH, openPendingRequest, pendingRequestKey, sealPendingRequest, type PendingRequest } from '../pending-request.js'
+import { formActionSource, redirectAllowed, withParams } from '../redirect-uri.js'
+import * as repo from '../repository.js'
+import { SCOPES, formatScope, isScope } from '../scope.js'
 
 /** How long the account holder has between opening the page and answering it. */
 export const CONSENT_TTL_MS = 10 * 60_000

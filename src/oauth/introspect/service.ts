@@ -2,15 +2,15 @@
 // does, and both see only the calling client's own tokens: another client's token is revoked by nobody but its
 // client, and introspects as {active: false}, exactly like an unknown one, so neither endpoint tells a client
 // whether a token it holds but was not issued exists.
-import type { Clock } from '../platform/clock.js'
-import { sha256Hex } from '../platform/crypto.js'
-import type { Db } from '../platform/db/database.js'
-import type { AuthenticateClient } from './client-auth.js'
-import type { IntrospectRequest, IntrospectResponse, RevokeRequest } from './endpoint-schemas.js'
-import { OAuthError } from './errors.js'
-import * as repo from './repository.js'
-import { isLiveToken } from './token-service.js'
-import { presentFields } from './token-request.js'
+import type { Clock } from '../../platform/clock.js'
+import { sha256Hex } from '../../platform/crypto.js'
+import type { Db } from '../../platform/db/database.js'
+import type { AuthenticateClient } from '../clients/authenticate.js'
+import type { IntrospectRequest, IntrospectResponse, RevokeRequest } from '../endpoint-schemas.js'
+import { OAuthError } from '../errors.js'
+import * as repo from '../repository.js'
+import { isLiveToken } from '../token/service.js'
+import { presentFields } from '../token-request.js'
 
 export interface IntrospectionService {
   /** POST /oauth2/v3/revoke: ends the whole grant of a token of the caller's; nothing for any other token. */

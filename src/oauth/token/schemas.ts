@@ -1,8 +1,8 @@
 // Wire schemas of the authorization server: the token endpoint's form fields and its two answers, and the
 // authorize endpoint's query. They validate, serialize (allow-lists) and document in /openapi.json.
 import { Type, type Static } from 'typebox'
-import { TOKEN_ERROR_CODES } from './errors.js'
-import { SCOPES, SCOPE_NAMES } from './scope.js'
+import { TOKEN_ERROR_CODES } from '../errors.js'
+import { SCOPES, SCOPE_NAMES } from '../scope.js'
 
 const Field = (description: string) => Type.Optional(Type.String({ maxLength: 2048, description }))
 

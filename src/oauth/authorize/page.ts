@@ -1,7 +1,7 @@
 // The authorize endpoint's pages: sign-in, consent and error. Server-rendered, no script at all, every value
 // escaped by `html`; the stylesheet is a static route so the Content-Security-Policy needs no 'unsafe-inline'.
 import { createHash } from 'node:crypto'
-import type { PageView } from './authorize-service.js'
+import type { PageView } from './service.js'
 import { html, raw, type Html } from './html.js'
 
 export const STYLESHEET = `:root {

@@ -1,6 +1,6 @@
 // The sandbox's reporting OAuth clients: constants, public on purpose (README, "Sandbox identities"), registered at
 // every sandbox start and never in production, where a database holding an active one refuses to serve.
-import type { ClientService, FixedClient } from './clients-service.js'
+import type { ClientService, FixedClient } from './service.js'
 
 export const SANDBOX_REPORTING_CLIENTS: readonly FixedClient[] = [
   // The merchant's own server-to-server client: client_credentials tokens act for testrest.

@@ -1,11 +1,11 @@
 // Client authentication as every client-facing endpoint does it (token, revocation, introspection, pushed
 // requests), behind the guessing throttle: a client_id is counted per source address and in all, before its secret
 // is checked. The throttles are in-process windows (platform/throttle.ts): N processes allow N times the limits.
-import type { Clock } from '../platform/clock.js'
-import { rateLimited } from '../platform/errors.js'
-import { createThrottle } from '../platform/throttle.js'
-import type { ClientService, OAuthClient } from './clients-service.js'
-import { clientCredentials, type ClientFields } from './token-request.js'
+import type { Clock } from '../../platform/clock.js'
+import { rateLimited } from '../../platform/errors.js'
+import { createThrottle } from '../../platform/throttle.js'
+import type { ClientService, OAuthClient } from './service.js'
+import { clientCredentials, type ClientFields } from '../token-request.js'
 
 export interface OAuthLimits {
   /** Sign-ins on the consent page per minute for one client from one source address. */

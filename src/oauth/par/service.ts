@@ -1,19 +1,19 @@
 // Pushed authorization requests (RFC 9126): a client posts its authorization request, authenticated, and gets a
 // single-use request_uri to send the browser with instead. The request is checked here as the authorize page
 // would check it, so a bad one fails at the client's back end rather than in front of the account holder.
-import type { Clock } from '../platform/clock.js'
-import { randomSecret, sha256Hex } from '../platform/crypto.js'
-import type { Db } from '../platform/db/database.js'
-import { checkAuthorizeRequest, readAuthorizeParams } from './authorize-request.js'
-import type { AuthenticateClient } from './client-auth.js'
-import type { OAuthClient } from './clients-service.js'
-import type { ParRequest, ParResponse } from './endpoint-schemas.js'
-import { OAuthError, type EndpointErrorCode } from './errors.js'
-import { redirectAllowed } from './redirect-uri.js'
-import * as repo from './repository.js'
-import { formatScope } from './scope.js'
-import { presentFields } from './token-request.js'
-import type { CheckedAuthorizeRequest } from './pending-request.js'
+import type { Clock } from '../../platform/clock.js'
+import { randomSecret, sha256Hex } from '../../platform/crypto.js'
+import type { Db } from '../../platform/db/database.js'
+import { checkAuthorizeRequest, readAuthorizeParams } from '../authorize-request.js'
+import type { AuthenticateClient } from '../clients/authenticate.js'
+import type { OAuthClient } from '../clients/service.js'
+import type { ParRequest, ParResponse } from '../endpoint-schemas.js'
+import { OAuthError, type EndpointErrorCode } from '../errors.js'
+import { redirectAllowed } from '../redirect-uri.js'
+import * as repo from '../repository.js'
+import { formatScope } from '../scope.js'
+import { presentFields } from '../token-request.js'
+import type { CheckedAuthorizeRequest } from '../pending-request.js'
 
 /** Seconds a request_uri can be used (RFC 9126 suggests 5 to 600; a browser redirect needs seconds). */
 export const PAR_TTL_S = 90
