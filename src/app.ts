@@ -22,7 +22,7 @@ import { openapiPlugin } from './platform/openapi.js'
 import { periodic } from './platform/timers.js'
 import { validatorCompiler } from './platform/validation.js'
 import { SANDBOX_LOGINS } from './banking/sandbox-data.js'
-import { SANDBOX_MERCHANT_USERS } from './identity/merchant-users.js'
+import { SANDBOX_MERCHANT_USERS } from './identity/merchant-users/service.js'
 import { SANDBOX_REPORTING_KEYS } from './organizations/sandbox.js'
 import { createServices, type Infrastructure, type ServiceOptions, type Services } from './services.js'
 

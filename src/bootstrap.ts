@@ -5,7 +5,7 @@
 import { importData } from './banking/accounts/import.js'
 import { SANDBOX_CUSTOMER_1_ID, sandboxDataset } from './banking/sandbox-data.js'
 import { createIdentityImport } from './identity/import.js'
-import { SANDBOX_MERCHANT_USERS, activeSandboxMerchantUsers } from './identity/merchant-users.js'
+import { SANDBOX_MERCHANT_USERS, activeSandboxMerchantUsers } from './identity/merchant-users/service.js'
 import { customerExists } from './identity/service.js'
 import { activeSandboxClients, ensureSandboxReportingClients } from './oauth/clients/sandbox.js'
 import type { Config } from './config.js'

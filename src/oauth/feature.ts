@@ -1,7 +1,7 @@
 // The OAuth 2.0 authorization server as one feature: clients, the authorize pages and the token endpoint under
 // /oauth2/v3, its expiring rows and its part of the OpenAPI document.
 import type { ApplicationService } from '../applications/service.js'
-import type { MerchantUserService } from '../identity/merchant-users.js'
+import type { MerchantUserService } from '../identity/merchant-users/service.js'
 import type { IdentityService } from '../identity/service.js'
 import type { OrganizationService } from '../organizations/service.js'
 import type { Clock } from '../platform/clock.js'

@@ -1,6 +1,6 @@
 // The sandbox's organizations and reporting keys: constants, public on purpose (README), created at every
 // sandbox start and never in production, where a database holding an active one refuses to serve.
-import type { ReportingKeyService } from '../applications/reporting-keys.js'
+import type { ReportingKeyService } from '../applications/reporting-keys/service.js'
 import type { NewOrganization, OrganizationService } from './service.js'
 
 export const SANDBOX_ORGANIZATIONS: readonly NewOrganization[] = [

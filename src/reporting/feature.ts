@@ -1,7 +1,7 @@
 // The reporting interface as one feature: its gateway (HTTP Signature, JWT and OAuth bearer tokens; the acting
 // organization) and routes under /reporting/v3, answering in the reporting error family; the JWT ids it remembers
 // and their pruning; its refusals counted on /metrics. Built by the composition root from narrowed dependencies.
-import type { ReportingKeyService } from '../applications/reporting-keys.js'
+import type { ReportingKeyService } from '../applications/reporting-keys/service.js'
 import type { AccessTokenResolver } from '../identity/types.js'
 import type { OrganizationService } from '../organizations/service.js'
 import type { BlobStore } from '../platform/blobs/types.js'

@@ -5,7 +5,7 @@
 // - `Authorization: Bearer fat_…`: an OAuth access token of this server with scope `reporting`, acting for the
 //   organization its grant was made for (its client's, or the merchant user's who allowed it).
 // Each answers the organization the call acts for, or the reason it is refused (counted, never told).
-import type { ReportingKeyService } from '../../applications/reporting-keys.js'
+import type { ReportingKeyService } from '../../applications/reporting-keys/service.js'
 import type { AccessTokenResolver } from '../../identity/types.js'
 import type { OrganizationService } from '../../organizations/service.js'
 import type { Clock } from '../../platform/clock.js'

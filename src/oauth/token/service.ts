@@ -5,7 +5,7 @@
 // second use of a code, or of a spent refresh token, proves a secret leaked, so it revokes the family at once
 // (RFC 9700 4.14.2, RFC 6749 4.1.2). Every other failure changes nothing.
 import { randomUUID } from 'node:crypto'
-import type { MerchantUserService } from '../../identity/merchant-users.js'
+import type { MerchantUserService } from '../../identity/merchant-users/service.js'
 import type { AccessToken, AccessTokenResolver } from '../../identity/types.js'
 import type { Clock } from '../../platform/clock.js'
 import { randomSecret, sha256Hex } from '../../platform/crypto.js'

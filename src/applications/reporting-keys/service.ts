@@ -4,13 +4,13 @@
 // context, shown once at creation, and never logged or listed. Beside them, certificates whose keys sign RS256
 // JWTs: public, stored as they are, found by their subject's serialNumber (the JWT kid).
 import { randomBytes, randomUUID, type KeyObject } from 'node:crypto'
-import type { OrganizationService } from '../organizations/service.js'
-import type { Clock } from '../platform/clock.js'
-import { deriveKey, seal, unseal } from '../platform/crypto.js'
-import type { Db } from '../platform/db/database.js'
-import { conflict, invalid } from '../platform/errors.js'
+import type { OrganizationService } from '../../organizations/service.js'
+import type { Clock } from '../../platform/clock.js'
+import { deriveKey, seal, unseal } from '../../platform/crypto.js'
+import type { Db } from '../../platform/db/database.js'
+import { conflict, invalid } from '../../platform/errors.js'
 import { readCertificate } from './certificates.js'
-import * as repo from './repository.js'
+import * as repo from '../repository.js'
 
 /** The HKDF purpose of the sealing key; changing it orphans every stored secret, so version it instead. */
 export const KEY_SECRETS_PURPOSE = 'finapi/reporting/key-secrets/v1'

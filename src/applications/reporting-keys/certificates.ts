@@ -3,7 +3,7 @@
 // token's header (JWTSigToken.getSerialNumberFromCert). Only the certificate is taken, PEM or DER, never a .p12 or a
 // private key: the server needs nothing secret to verify, so it should never hold the merchant's private key.
 import { X509Certificate, createHash, type KeyObject } from 'node:crypto'
-import { invalid } from '../platform/errors.js'
+import { invalid } from '../../platform/errors.js'
 
 /** RSA keys shorter than this are refused (NIST SP 800-131A). */
 export const MIN_RSA_BITS = 2048

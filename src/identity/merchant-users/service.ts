@@ -4,13 +4,13 @@
 // with the same scrypt work, lockout and uniform failure as every credential, and no banking login can present it
 // (the banking login body maps only the banking credential kinds).
 import { randomUUID } from 'node:crypto'
-import type { OrganizationService } from '../organizations/service.js'
-import type { Clock } from '../platform/clock.js'
-import { hashSecret, randomSecret } from '../platform/crypto.js'
-import type { Db } from '../platform/db/database.js'
-import { conflict, invalid } from '../platform/errors.js'
-import * as repo from './repository.js'
-import { MERCHANT_USER_KIND, MERCHANT_USER_REALM } from './types.js'
+import type { OrganizationService } from '../../organizations/service.js'
+import type { Clock } from '../../platform/clock.js'
+import { hashSecret, randomSecret } from '../../platform/crypto.js'
+import type { Db } from '../../platform/db/database.js'
+import { conflict, invalid } from '../../platform/errors.js'
+import * as repo from '../repository.js'
+import { MERCHANT_USER_KIND, MERCHANT_USER_REALM } from '../types.js'
 
 const USERNAME = /^[A-Za-z0-9._@-]{1,64}$/
 
