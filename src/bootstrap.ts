@@ -12,7 +12,7 @@ import type { Config } from './config.js'
 import type { Clock } from './platform/clock.js'
 import type { Db } from './platform/db/database.js'
 import { migrateToLatest } from './platform/db/migrate.js'
-import { ensureSandboxTransactions } from './reporting/transactions/service/generate.js'
+import { ensureSandboxTransactions } from './reporting/transactions/generate.js'
 import { activeSandboxKeys, ensureSandboxOrganizations } from './organizations/sandbox.js'
 import type { Services } from './services.js'
 

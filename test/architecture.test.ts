@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest'
 const SRC = new URL('../src/', import.meta.url).pathname
 const TESTS = new URL('./', import.meta.url).pathname
 /** Files that are data rather than code: generated fixtures and tables. */
-const DATA_FILES = new Set(['banking/sandbox-data.ts', 'reporting/definitions/field-catalog.ts', 'reporting/definitions/transaction-request-fields.ts'])
+const DATA_FILES = new Set(['banking/sandbox-data.ts', 'reporting/report-definitions/field-catalog.ts', 'reporting/report-definitions/transaction-request-fields.ts'])
 const MAX_LINES = 400
 
 const files = readdirSync(SRC, { recursive: true, encoding: 'utf8' })

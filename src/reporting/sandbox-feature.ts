@@ -4,7 +4,7 @@ import type { Clock } from '../platform/clock.js'
 import type { Feature } from '../platform/feature.js'
 import { reportingErrors } from '../merchant-api/errors.js'
 import { reportingGateway, type ReportingGatewayOptions } from '../merchant-api/gateway.js'
-import { clockRoutes, type SandboxClock } from './scheduler/clock-routes.js'
+import { clockRoutes, type SandboxClock } from './sandbox-clock/routes.js'
 
 export function reportingSandboxFeature(deps: {
   clock: Clock

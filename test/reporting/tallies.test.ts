@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import * as m0015 from '../../src/migrations/0015_transaction_tallies.js'
 import type { Db } from '../../src/platform/db/database.js'
 import { insertTransactions } from '../../src/reporting/transactions/repository.js'
-import { storeGenerated } from '../../src/reporting/transactions/service/generate.js'
+import { storeGenerated } from '../../src/reporting/transactions/generate.js'
 import { openMigratedTestDatabase } from '../support/database.js'
 
 let db: Db

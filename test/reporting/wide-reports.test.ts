@@ -3,7 +3,7 @@
 // ERROR there after five attempts. A one-time report and a subscription's run with all 503 fields (and one of
 // exactly 100) must come out whole, field by field, on both databases.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { TRANSACTION_REQUEST_FIELDS } from '../../src/reporting/definitions/transaction-request-fields.js'
+import { TRANSACTION_REQUEST_FIELDS } from '../../src/reporting/report-definitions/transaction-request-fields.js'
 import { FakeClock, startTestApp, type TestApp } from '../support/harness.js'
 import { TESTREST_KEY, signedCall } from '../support/reporting.js'
 import { createReport, dayWindow, expectedCsv, get, getRaw, settle, transactionsOf } from '../support/reports.js'

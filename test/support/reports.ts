@@ -2,7 +2,7 @@
 // run on the fake clock, downloads, and the expected file content written from the transactions themselves
 // (catalogValue, the store's own reading of a field), independently of the server's writers.
 import { gunzipSync } from 'node:zlib'
-import { createTransactionService } from '../../src/reporting/transactions/service/index.js'
+import { createTransactionService } from '../../src/reporting/transactions/service.js'
 import { catalogValue, type Transaction } from '../../src/reporting/transactions/catalog.js'
 import type { Response, TestApp } from './harness.js'
 import { request } from 'undici'

@@ -6,7 +6,7 @@ import { notModified } from '../../platform/errors.js'
 import type { App } from '../../platform/http/app.js'
 import { actingOrganization } from '../../merchant-api/gateway.js'
 import { failureBody } from '../../merchant-api/schemas.js'
-import { sendReport } from './download.js'
+import { sendReport } from '../report-downloads/download.js'
 import { DownloadQuery, OneTimeBody, ReportDetail, ReportIdParams, SearchQuery, SearchResults } from './schemas.js'
 import type { ReportsService } from './service.js'
 

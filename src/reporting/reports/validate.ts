@@ -2,9 +2,9 @@
 // body member at fault. Returns the normalized request and its hash, the key that makes an identical request a 304.
 import { createHash } from 'node:crypto'
 import type { ErrorDetail } from '../../platform/errors.js'
-import type { DefinitionFacts, DefinitionsService } from '../definitions/service.js'
-import { checkContent, reportFormats, type ReportContent } from '../subscriptions/validate.js'
-import { TIME_ZONES } from '../subscriptions/time-zones.js'
+import type { DefinitionFacts, DefinitionsService } from '../report-definitions/service.js'
+import { checkContent, reportFormats, type ReportContent } from '../report-subscriptions/validate.js'
+import { TIME_ZONES } from '../report-subscriptions/time-zones.js'
 import { localToInstant } from '../scheduler/zoned-time.js'
 import type { OneTimeBody } from './schemas.js'
 

@@ -1,8 +1,8 @@
 // `finapi transactions import|generate`: argument parsing and terminal progress around the service. The caller
 // (src/cli.ts) opens the database and turns a thrown TransactionUsageError into its usage message.
 import { parseArgs } from 'node:util'
-import type { TransactionService } from './service/index.js'
-import { DEFAULT_BATCH_LINES, formatOf, type ImportFormat } from './service/import.js'
+import type { TransactionService } from './service.js'
+import { DEFAULT_BATCH_LINES, formatOf, type ImportFormat } from './import.js'
 import { MAX_PER_DAY } from './generator.js'
 
 export const TRANSACTIONS_USAGE = `  transactions import <file> [--format ndjson|csv] [--batch-size N] [--from-line N]

@@ -2,7 +2,7 @@
 // member at fault, so one 400 lists them all. Returns the normalized subscription (upper-case frequency, one time
 // zone key, SOAPI for "Simple Order API", defaults filled) that is stored and compared for 304.
 import type { ErrorDetail } from '../../platform/errors.js'
-import type { DefinitionFacts, DefinitionsService } from '../definitions/service.js'
+import type { DefinitionFacts, DefinitionsService } from '../report-definitions/service.js'
 import type { PredefinedBody, SubscriptionBody } from './schemas.js'
 import { TIME_ZONES } from './time-zones.js'
 

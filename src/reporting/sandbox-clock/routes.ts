@@ -7,8 +7,8 @@ import { actingOrganization } from '../../merchant-api/gateway.js'
 import { failureBody } from '../../merchant-api/schemas.js'
 import { ClockBody, ClockState } from '../reports/schemas.js'
 import { parseDateTime } from '../reports/validate.js'
-import type { ReportingClock } from './clocks.js'
-import type { Scheduler } from './service.js'
+import type { ReportingClock } from '../scheduler/clocks.js'
+import type { Scheduler } from '../scheduler/service.js'
 
 const tags = ['Sandbox']
 

@@ -4,7 +4,7 @@
 import type { Clock } from '../../platform/clock.js'
 import type { Executor } from '../../platform/db/database.js'
 import { invalid, notFound } from '../../platform/errors.js'
-import type { DefinitionsService } from '../definitions/service.js'
+import type { DefinitionsService } from '../report-definitions/service.js'
 import * as repo from './repository.js'
 import type { SubscriptionRow } from './repository.js'
 import type { PredefinedBody, Subscription, SubscriptionBody } from './schemas.js'

@@ -1,16 +1,16 @@
 // What the transactions store offers the rest of the app (the CLI, bootstrap, and later the report engine),
 // built from the database it is given. No HTTP routes: the on-demand reports read through these functions.
-import type { Clock } from '../../../platform/clock.js'
-import type { Db } from '../../../platform/db/database.js'
-import type { Transaction } from '../catalog.js'
-import type { GenerateOptions } from '../generator.js'
-import * as repo from '../repository.js'
-import { iterateReportRows, type ReportRow, type ReportRowQuery } from '../report-rows.js'
+import type { Clock } from '../../platform/clock.js'
+import type { Db } from '../../platform/db/database.js'
+import type { Transaction } from './catalog.js'
+import type { GenerateOptions } from './generator.js'
+import * as repo from './repository.js'
+import { iterateReportRows, type ReportRow, type ReportRowQuery } from './report-rows.js'
 import { ensureSandboxTransactions, storeGenerated, type GenerateResult } from './generate.js'
 import { importTransactionFile, type ImportOptions, type ImportResult } from './import.js'
 
-export type { TransactionQuery, TimeField } from '../repository.js'
-export type { ReportRow, ReportRowQuery } from '../report-rows.js'
+export type { TransactionQuery, TimeField } from './repository.js'
+export type { ReportRow, ReportRowQuery } from './report-rows.js'
 
 export interface TransactionService {
   importFile(path: string, options: ImportOptions): Promise<ImportResult>

@@ -1,11 +1,11 @@
 // Stores generated transactions (`finapi transactions generate`, the benchmark) and gives each sandbox merchant
 // its 90 days once. Rows go in as prepared multi-row inserts, `ROWS_PER_TRANSACTION` to a transaction, so a
 // million rows never sit in memory and no transaction grows without bound.
-import type { Clock } from '../../../platform/clock.js'
-import type { Db, Executor } from '../../../platform/db/database.js'
-import type { Transaction } from '../catalog.js'
-import { generateTransactions, type GenerateOptions } from '../generator.js'
-import * as repo from '../repository.js'
+import type { Clock } from '../../platform/clock.js'
+import type { Db, Executor } from '../../platform/db/database.js'
+import type { Transaction } from './catalog.js'
+import { generateTransactions, type GenerateOptions } from './generator.js'
+import * as repo from './repository.js'
 
 export const ROWS_PER_TRANSACTION = 50_000
 
