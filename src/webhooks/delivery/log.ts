@@ -3,7 +3,7 @@
 // days, or in the last n hours — and sends each again once, now. The log shows a notification's every attempt.
 import { invalid, notFound, type ErrorDetail } from '../../platform/errors.js'
 import type { NotificationStatus } from '../../platform/db/schema.js'
-import { replay } from './control.js'
+import { replay } from './service.js'
 import type { DeliveryDeps } from './deliver.js'
 import * as repo from './repository.js'
 import type { NotificationDetail, NotificationSummary, ReplayBody } from './schemas.js'

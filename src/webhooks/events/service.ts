@@ -13,7 +13,7 @@ import type { Jobs } from '../../platform/jobs/service.js'
 import { INVOICING_PRODUCT, productOf } from '../catalog.js'
 import { enqueueDelivery } from '../delivery/jobs.js'
 import * as deliveryRepo from '../delivery/repository.js'
-import * as subscriptionsRepo from '../subscriptions/repository.js'
+import * as subscriptionsRepo from '../notification-subscriptions/repository.js'
 import type { EventInput, EventPublisher, Published, Subscription } from '../types.js'
 
 export interface EventsDeps {
