@@ -1,11 +1,11 @@
 // Every rule of the banking gateway contract, through HTTP against a real server and database.
 import { request as httpRequest } from 'node:http'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { createApplicationService, KEY_CACHE_MS } from '../src/applications/service.js'
-import { systemClock } from '../src/platform/clock.js'
-import { createMaintenanceSwitch } from '../src/platform/maintenance.js'
-import { startTestApp, type TestApp } from './support/harness.js'
-import { probeFeature } from './support/probe.js'
+import { createApplicationService, KEY_CACHE_MS } from '../../src/applications/service.js'
+import { systemClock } from '../../src/platform/clock.js'
+import { createMaintenanceSwitch } from '../../src/platform/maintenance.js'
+import { startTestApp, type TestApp } from '../support/harness.js'
+import { probeFeature } from '../support/probe.js'
 
 let t: TestApp
 beforeAll(async () => {
