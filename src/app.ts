@@ -14,7 +14,7 @@ import { correlationId } from './platform/http/correlation.js'
 import { bodyRateGuard, guardBodies } from './platform/http/body-rate.js'
 import { clientErrorHandler, connectHandler, expectationHandler } from './platform/http/client-errors.js'
 import { createRequestDeadlines } from './platform/http/deadlines.js'
-import { checkFamily, FamilyTable, frameworkErrorHandler, platformErrors, useErrorFamily } from './platform/http/error-family.js'
+import { answerUnknownPaths, checkFamily, FamilyTable, frameworkErrorHandler, platformErrors, useErrorFamily } from './platform/http/error-family.js'
 import { invalid } from './platform/errors.js'
 import { lazyChildLogger } from './platform/logger.js'
 import { MeteringLogController, RequestMetrics, metricsRoutes } from './platform/metrics.js'
@@ -140,22 +140,22 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   for (const feature of services.features) {
     const http = feature.http
     if (!http) continue
-    const { prefix, errors } = http
+    const { errors, prefixes = [] } = http
     if (errors) {
       checkFamily(errors)
-      if (prefix) families.mount(prefix, errors)
+      for (const prefix of prefixes) families.mount(prefix, errors)
     }
     for (const mounted of http.families ?? []) {
       checkFamily(mounted.family)
       families.mount(mounted.prefix, mounted.family)
     }
-    await app.register(
-      async (scope) => {
-        if (errors && prefix) useErrorFamily(scope, errors)
-        await http.register(scope)
-      },
-      prefix ? { prefix } : {},
-    )
+    // One scope per feature, with no prefix: its routes write their whole paths. The unknown paths under each of its
+    // prefixes are answered by a child scope registered last, so they pass the feature's hooks (its gateway) first.
+    await app.register(async (scope) => {
+      if (errors) useErrorFamily(scope, errors, { notFound: false })
+      await http.register(scope)
+      if (errors) for (const prefix of prefixes) await scope.register(async (owned) => answerUnknownPaths(owned), { prefix })
+    })
   }
   return app
 }

@@ -22,13 +22,13 @@ function probeFamily(family: ErrorFamily): Feature {
     name: `probe-${family.name}`,
     services: {},
     http: {
-      prefix: `/probe-${family.name}`,
+      prefixes: [`/probe-${family.name}`],
       errors: family,
       async register(scope) {
-        scope.get('/throw/:kind', { schema: { params: Type.Object({ kind: Type.Enum([...ERROR_KINDS]) }) } }, async (request) => {
+        scope.get(`/probe-${family.name}/throw/:kind`, { schema: { params: Type.Object({ kind: Type.Enum([...ERROR_KINDS]) }) } }, async (request) => {
           throw new DomainError(request.params.kind, { details: [{ field: 'probe', reason: 'thrown on purpose' }] })
         })
-        scope.post('/json', { bodyLimit: 64, schema: { body: Type.Object({ n: Type.Integer() }) } }, async () => ({ ok: true }))
+        scope.post(`/probe-${family.name}/json`, { bodyLimit: 64, schema: { body: Type.Object({ n: Type.Integer() }) } }, async () => ({ ok: true }))
       },
     },
   }

@@ -62,7 +62,7 @@ export function bankingFeature(deps: BankingDeps): Feature<BankingServices> {
     name: 'banking',
     services: { auth, accounts },
     http: {
-      prefix: '/v2',
+      prefixes: ['/v2'],
       errors: bankingErrors,
       async register(v2) {
         await v2.register(gateway, {

@@ -36,7 +36,7 @@ export async function clientEndpoints(scope: App, introspection: IntrospectionSe
   const common = { tags, consumes: [FORM], security }
 
   scope.post(
-    '/revoke',
+    '/oauth2/v3/revoke',
     {
       schema: {
         ...common,
@@ -56,7 +56,7 @@ export async function clientEndpoints(scope: App, introspection: IntrospectionSe
   )
 
   scope.post(
-    '/introspect',
+    '/oauth2/v3/introspect',
     {
       schema: {
         ...common,
@@ -71,7 +71,7 @@ export async function clientEndpoints(scope: App, introspection: IntrospectionSe
   )
 
   scope.post(
-    '/par',
+    '/oauth2/v3/par',
     {
       schema: {
         ...common,

@@ -10,11 +10,11 @@ import type { Registry } from 'prom-client'
 
 export interface FeatureHttp {
   /**
-   * The URL prefix the feature's routes live under and the error family they answer in. Set both for an API
-   * family with a prefix of its own (the family then also answers unknown paths and framework errors under it).
+   * The error family the feature's routes answer in, and the URL prefixes it owns: unknown paths under each, and
+   * requests refused there before a route is chosen, answer in that family too. Each route writes its whole path.
    */
-  prefix?: string
   errors?: ErrorFamily
+  prefixes?: readonly string[]
   /**
    * Families answering under paths of their own inside the feature, when it has no prefix of its own: requests
    * rejected before a route is chosen there (a malformed URL, a request the HTTP parser refuses) answer in them.

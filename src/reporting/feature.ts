@@ -130,7 +130,7 @@ export function reportingFeature(deps: ReportingDeps): Feature<ReportingServices
     metrics: metrics.registry,
     counters: [failures],
     http: {
-      prefix: '/reporting/v3',
+      prefixes: ['/reporting/v3'],
       errors: reportingErrors(deps.clock),
       async register(scope) {
         await scope.register(reportingGateway, gateway)

@@ -16,7 +16,7 @@ export function reportingSandboxFeature(deps: {
     name: 'reporting-sandbox',
     services: {},
     http: {
-      prefix: '/sandbox/v1',
+      prefixes: ['/sandbox/v1'],
       errors: reportingErrors(deps.clock),
       async register(scope) {
         await scope.register(reportingGateway, deps.gateway)

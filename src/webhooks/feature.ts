@@ -1,14 +1,12 @@
 // Webhook notifications as one feature: signing keys (/kms/egress/v2), subscriptions and the test call
 // (/notification-subscriptions/v1 and v2), replays (/webhooks/{id}/replays and /nrtf/v1/...), the event ingestion
 // call and the delivery log (/webhooks/v1), the sandbox trigger (/sandbox/v1/events), the delivery and health-check
-// jobs, and the pruning of old notifications. Its paths live under several prefixes; each is a scope of its own
-// behind the reporting gateway (HTTP Signature, the acting organization), answering in the reporting error family.
+// jobs, and the pruning of old notifications. Its paths live under several prefixes, all behind the reporting gateway
+// (HTTP Signature, JWT, OAuth bearer; the acting organization), answering in the reporting error family.
 import type { OrganizationService } from '../organizations/service.js'
 import type { Clock } from '../platform/clock.js'
 import type { Db } from '../platform/db/database.js'
 import type { Feature } from '../platform/feature.js'
-import type { App } from '../platform/http/app.js'
-import { useErrorFamily } from '../platform/http/error-family.js'
 import type { Jobs } from '../platform/jobs/service.js'
 import { createAddressGuard, createOutboundHttp, type LookupAll } from '../platform/outbound-http.js'
 import { reportingErrors } from '../merchant-api/errors.js'
@@ -18,7 +16,7 @@ import { deliveryHandler, writeDelivered, type DeliveryDeps } from './delivery/d
 import { DELIVER_KIND, DELIVERY_JOB_MAX_ATTEMPTS, HEALTH_CHECK_KIND } from './delivery/jobs.js'
 import { batchLoader, groupCommit } from './delivery/batching.js'
 import { loadForDelivery, pruneFinished } from './delivery/repository.js'
-import { logRoutes, replayRoute } from './delivery/routes.js'
+import { deliveryRoutes } from './delivery/routes.js'
 import { SubscriptionSlots } from './delivery/slots.js'
 import { ingestionRoutes, sandboxEventRoutes } from './events/routes.js'
 import { createEventService } from './events/service.js'
@@ -110,39 +108,21 @@ export function webhooksFeature(deps: WebhooksDeps): Feature<WebhooksServices> {
   const errors = reportingErrors(clock)
   const routeDeps = { delivery, subscriptions, organizations: deps.organizations }
 
-  /** Each prefix a scope of its own; `/sandbox/v1`'s unknown paths belong to the reporting sandbox feature there. */
-  const mounts: { prefix: string; routes: (scope: App) => Promise<void>; ownsNotFound?: false }[] = [
-    { prefix: '/notification-subscriptions', routes: (s) => subscriptionRoutes(s, { subscriptions }) },
-    { prefix: '/kms/egress', routes: (s) => keyRoutes(s, { keys, certificates }) },
-    { prefix: '/nrtf', routes: replayRoute('/v1/webhooks/:webhookId/replays', 'replayPreviousWebhooks', routeDeps) },
-    {
-      prefix: '/webhooks',
-      routes: async (s) => {
-        await replayRoute('/:webhookId/replays', 'replayWebhookNotifications', routeDeps)(s)
-        await logRoutes(s, routeDeps)
-        await ingestionRoutes(s, { events })
-      },
-    },
-    ...(settings.mode === 'sandbox' ? [{ prefix: '/sandbox/v1', routes: (s: App) => sandboxEventRoutes(s, { events, clock }), ownsNotFound: false as const }] : []),
-  ]
-
   return {
     name: 'webhooks',
     services: { keys, certificates, subscriptions, events, delivery },
     http: {
-      families: mounts.filter((m) => m.ownsNotFound !== false).map((m) => ({ prefix: m.prefix, family: errors })),
+      errors,
+      // `/sandbox/v1`'s unknown paths belong to the reporting feature, which mounts the sandbox clock there.
+      prefixes: ['/notification-subscriptions', '/kms/egress', '/nrtf', '/webhooks'],
       async register(scope) {
         scope.addHook('onClose', () => http.close())
-        for (const mount of mounts) {
-          await scope.register(
-            async (s) => {
-              useErrorFamily(s, errors, mount.ownsNotFound === false ? { notFound: false } : {})
-              await s.register(reportingGateway, deps.gateway)
-              await mount.routes(s)
-            },
-            { prefix: mount.prefix },
-          )
-        }
+        await scope.register(reportingGateway, deps.gateway)
+        await subscriptionRoutes(scope, { subscriptions })
+        await keyRoutes(scope, { keys, certificates })
+        await deliveryRoutes(scope, routeDeps)
+        await ingestionRoutes(scope, { events })
+        if (settings.mode === 'sandbox') await sandboxEventRoutes(scope, { events, clock })
       },
     },
     jobs: [

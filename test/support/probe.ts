@@ -7,7 +7,7 @@ import { successBody } from '../../src/banking/gateway/schemas.js'
 
 export const probeFeature: V2Routes = async (v2) => {
   v2.get(
-    '/probe',
+    '/v2/probe',
     {
       schema: {
         operationId: 'probeGet',
@@ -20,7 +20,7 @@ export const probeFeature: V2Routes = async (v2) => {
   )
 
   v2.post(
-    '/probe',
+    '/v2/probe',
     {
       schema: {
         operationId: 'probePost',
@@ -32,7 +32,7 @@ export const probeFeature: V2Routes = async (v2) => {
     async (request) => ({ status: SUCCESS, name: request.body.name, count: request.body.count }),
   )
 
-  v2.get('/probe/fail', { schema: { operationId: 'probeFail', tags: ['probe'] } }, async () => {
+  v2.get('/v2/probe/fail', { schema: { operationId: 'probeFail', tags: ['probe'] } }, async () => {
     throw new Error('secret internal detail: connection string postgres://user:hunter2@db')
   })
 }
@@ -47,7 +47,7 @@ export function slowProbe() {
   const arrived = new Promise<void>((resolve) => (arrive = resolve))
   const released = new Promise<void>((resolve) => (release = resolve))
   const routes: V2Routes = async (v2) => {
-    v2.get('/probe/slow', { schema: { operationId: 'probeSlow', tags: ['probe'] } }, async () => {
+    v2.get('/v2/probe/slow', { schema: { operationId: 'probeSlow', tags: ['probe'] } }, async () => {
       arrive()
       await released
       return { status: SUCCESS }

@@ -13,13 +13,13 @@ export const probe: ReportingRoutes = async (scope) => {
   const Echo = Type.Object({ organizationId: Type.String(), authenticatedId: Type.String(), scheme: Type.String(), name: Type.Optional(Type.String()), limit: Type.Optional(Type.Integer()) })
   // A query schema without organizationId, which the gateway adds: its other members must still be converted.
   const Query = Type.Object({ limit: Type.Optional(Type.Integer({ minimum: 1 })) })
-  scope.get('/probe', { schema: { operationId: 'reportingProbeGet', tags: ['probe'], querystring: Query, response: { 200: Echo } } }, async (request) => {
+  scope.get('/reporting/v3/probe', { schema: { operationId: 'reportingProbeGet', tags: ['probe'], querystring: Query, response: { 200: Echo } } }, async (request) => {
     const acting = actingOrganization(request)
     const { limit } = request.query as { limit?: number }
     return { organizationId: acting.id, authenticatedId: acting.authenticatedId, scheme: acting.scheme, ...(limit === undefined ? {} : { limit }) }
   })
   scope.post(
-    '/probe',
+    '/reporting/v3/probe',
     { schema: { operationId: 'reportingProbePost', tags: ['probe'], body: Type.Object({ name: Type.String(), organizationId: Type.Optional(Type.String()) }), response: { 200: Echo } } },
     async (request) => {
       const acting = actingOrganization(request)

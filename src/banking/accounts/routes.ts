@@ -65,7 +65,7 @@ export async function bankingRoutes(v2: App, services: BankingServices, options:
   const principal = (request: FastifyRequest): BankingPrincipal => request.principal!
 
   v2.post(
-    '/auth',
+    '/v2/auth',
     {
       schema: {
         tags,
@@ -88,7 +88,7 @@ export async function bankingRoutes(v2: App, services: BankingServices, options:
   )
 
   v2.delete(
-    '/auth',
+    '/v2/auth',
     {
       onRequest: requireToken,
       schema: { tags, operationId: 'logout', summary: 'Revoke the Authorization token at once', ...authenticated, response: { 200: successBody({}), ...unauthorized } },
@@ -100,7 +100,7 @@ export async function bankingRoutes(v2: App, services: BankingServices, options:
   )
 
   v2.post(
-    '/token',
+    '/v2/token',
     {
       onRequest: requireToken,
       schema: {
@@ -116,7 +116,7 @@ export async function bankingRoutes(v2: App, services: BankingServices, options:
   )
 
   v2.get(
-    '/accounts',
+    '/v2/accounts',
     {
       onRequest: requireToken,
       schema: {
@@ -132,7 +132,7 @@ export async function bankingRoutes(v2: App, services: BankingServices, options:
   )
 
   v2.get(
-    '/accounts/balance',
+    '/v2/accounts/balance',
     {
       onRequest: requireToken,
       schema: {
@@ -148,7 +148,7 @@ export async function bankingRoutes(v2: App, services: BankingServices, options:
   )
 
   v2.get(
-    '/accounts/quickBalance',
+    '/v2/accounts/quickBalance',
     {
       onRequest: requireToken,
       schema: {
@@ -163,7 +163,7 @@ export async function bankingRoutes(v2: App, services: BankingServices, options:
   )
 
   v2.get(
-    '/account/:accountToken',
+    '/v2/account/:accountToken',
     {
       onRequest: requireToken,
       schema: {

@@ -35,9 +35,9 @@ const BROWSER_COOKIE = 'finapi_oauth'
 const BROWSER_ID = /^[A-Za-z0-9_-]{43}$/
 
 export async function oauthRoutes(app: App, services: OAuthRouteServices): Promise<void> {
-  await app.register(async (scope) => authorizePages(scope, services.oauthAuthorize, services.publicUrl), { prefix: '/oauth2/v3' })
-  await app.register(async (scope) => tokenEndpoint(scope, services.oauthTokens, services.publicUrl), { prefix: '/oauth2/v3' })
-  await app.register(async (scope) => clientEndpoints(scope, services.oauthIntrospection, services.oauthPar), { prefix: '/oauth2/v3' })
+  await app.register(async (scope) => authorizePages(scope, services.oauthAuthorize, services.publicUrl))
+  await app.register(async (scope) => tokenEndpoint(scope, services.oauthTokens, services.publicUrl))
+  await app.register(async (scope) => clientEndpoints(scope, services.oauthIntrospection, services.oauthPar))
   metadataRoute(app, services.publicUrl)
 }
 
@@ -85,7 +85,7 @@ async function authorizePages(scope: App, authorize: AuthorizeService, publicUrl
   useErrorFamily(scope, { ...authorizePageErrors(errorPage), headers: PAGE_HEADERS }, { notFound: false })
 
   scope.get(
-    '/authorize',
+    '/oauth2/v3/authorize',
     {
       // Checked by the handler (attachValidation): a bad client or redirect URI shows a page, anything else
       // goes back to the client as an OAuth error, which a schema failure could not tell apart.
@@ -121,15 +121,15 @@ async function authorizePages(scope: App, authorize: AuthorizeService, publicUrl
     },
   )
 
-  scope.post('/authorize', { schema: { hide: true } }, async (request, reply) =>
+  scope.post('/oauth2/v3/authorize', { schema: { hide: true } }, async (request, reply) =>
     respond(reply, await authorize.answer((request.body ?? {}) as Record<string, unknown>, browserId(request), { source: request.ip, issuer: baseUrlOf(request, publicUrl) })),
   )
 
   const immutable = 'public, max-age=31536000, immutable'
-  scope.get('/assets/consent.css', { schema: { hide: true } }, async (_request, reply) =>
+  scope.get('/oauth2/v3/assets/consent.css', { schema: { hide: true } }, async (_request, reply) =>
     reply.header('cache-control', immutable).type('text/css; charset=utf-8').send(STYLESHEET),
   )
-  scope.get('/assets/icon.svg', { schema: { hide: true } }, async (_request, reply) =>
+  scope.get('/oauth2/v3/assets/icon.svg', { schema: { hide: true } }, async (_request, reply) =>
     reply.header('cache-control', immutable).type('image/svg+xml').send(ICON),
   )
 }
@@ -150,7 +150,7 @@ async function tokenEndpoint(scope: App, tokens: TokenService, publicUrl: string
   useErrorFamily(scope, oauthTokenErrors, { notFound: false })
 
   scope.post(
-    '/token',
+    '/oauth2/v3/token',
     {
       schema: {
         tags,

@@ -91,7 +91,11 @@ export function answerError<Code extends string>(family: ErrorFamily<Code>, erro
  */
 export function useErrorFamily(scope: FastifyInstance, family: ErrorFamily, options: { notFound?: boolean } = {}): void {
   scope.setErrorHandler((error, request, reply) => answerError(family, error, request, reply))
-  if (options.notFound === false) return
+  if (options.notFound !== false) answerUnknownPaths(scope)
+}
+
+/** Unknown paths under the scope's prefix answer not_found, in the family of the scope's error handler. */
+export function answerUnknownPaths(scope: FastifyInstance): void {
   scope.setNotFoundHandler(async () => {
     throw notFound()
   })

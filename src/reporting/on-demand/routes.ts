@@ -48,7 +48,7 @@ export async function onDemandRoutes(scope: App, deps: { onDemand: OnDemandServi
   const { onDemand } = deps
 
   scope.get(
-    '/purchase-refund-details',
+    '/reporting/v3/purchase-refund-details',
     {
       errorHandler: queryErrors(DetailsQuery),
       preValidation: digitsOnly('offset', 'limit'),
@@ -69,7 +69,7 @@ export async function onDemandRoutes(scope: App, deps: { onDemand: OnDemandServi
   )
 
   scope.get(
-    '/net-fundings',
+    '/reporting/v3/net-fundings',
     {
       errorHandler: queryErrors(FundingsQuery),
       schema: {
@@ -89,7 +89,7 @@ export async function onDemandRoutes(scope: App, deps: { onDemand: OnDemandServi
   )
 
   scope.get(
-    '/payment-batch-summaries',
+    '/reporting/v3/payment-batch-summaries',
     {
       errorHandler: queryErrors(SummariesQuery),
       preValidation: digitsOnly('startDayOfWeek'),
@@ -110,7 +110,7 @@ export async function onDemandRoutes(scope: App, deps: { onDemand: OnDemandServi
   )
 
   scope.get(
-    '/conversion-details',
+    '/reporting/v3/conversion-details',
     {
       errorHandler: queryErrors(WindowQuery),
       schema: {
@@ -126,7 +126,7 @@ export async function onDemandRoutes(scope: App, deps: { onDemand: OnDemandServi
   )
 
   scope.get(
-    '/notification-of-changes',
+    '/reporting/v3/notification-of-changes',
     {
       errorHandler: queryErrors(WindowQuery),
       schema: {

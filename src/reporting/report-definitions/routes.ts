@@ -8,7 +8,7 @@ const tags = ['Report Definitions']
 
 export async function definitionRoutes(scope: App, deps: { definitions: DefinitionsService }): Promise<void> {
   scope.get(
-    '/report-definitions',
+    '/reporting/v3/report-definitions',
     {
       schema: {
         operationId: 'getResourceV2Info',
@@ -22,7 +22,7 @@ export async function definitionRoutes(scope: App, deps: { definitions: Definiti
   )
 
   scope.get(
-    '/report-definitions/:reportDefinitionName',
+    '/reporting/v3/report-definitions/:reportDefinitionName',
     {
       schema: {
         operationId: 'getResourceInfoByReportDefinition',

@@ -21,19 +21,19 @@ export async function subscriptionRoutes(scope: App, deps: { subscriptions: Subs
   const { subscriptions } = deps
 
   scope.get(
-    '/report-subscriptions',
+    '/reporting/v3/report-subscriptions',
     { schema: { operationId: 'getAllSubscriptions', summary: 'Get All Subscriptions', tags, response: { 200: SubscriptionList, 400: failureBody(['INVALID_DATA']) } } },
     async (request) => ({ subscriptions: await subscriptions.list(actingOrganization(request).id) }),
   )
 
   scope.get(
-    '/report-subscriptions/:reportName',
+    '/reporting/v3/report-subscriptions/:reportName',
     { schema: { operationId: 'getSubscription', summary: 'Get Subscription for Report Name', tags, params: ReportNameParams, response: { 200: Subscription, 400: failureBody(['INVALID_DATA']) } } },
     async (request) => subscriptions.get(actingOrganization(request).id, nameOf(request.params.reportName)),
   )
 
   scope.put(
-    '/report-subscriptions',
+    '/reporting/v3/report-subscriptions',
     {
       errorHandler: subscriptionRequestErrors,
       schema: {
@@ -53,7 +53,7 @@ export async function subscriptionRoutes(scope: App, deps: { subscriptions: Subs
   )
 
   scope.put(
-    '/predefined-report-subscriptions',
+    '/reporting/v3/predefined-report-subscriptions',
     {
       errorHandler: subscriptionRequestErrors,
       schema: {
@@ -72,7 +72,7 @@ export async function subscriptionRoutes(scope: App, deps: { subscriptions: Subs
   )
 
   scope.delete(
-    '/report-subscriptions/:reportName',
+    '/reporting/v3/report-subscriptions/:reportName',
     {
       schema: {
         operationId: 'deleteSubscription',

@@ -20,7 +20,7 @@ export async function reportRoutes(scope: App, deps: { reports: ReportsService; 
   const { reports } = deps
 
   scope.post(
-    '/reports',
+    '/reporting/v3/reports',
     {
       schema: {
         operationId: 'createReport',
@@ -41,7 +41,7 @@ export async function reportRoutes(scope: App, deps: { reports: ReportsService; 
   )
 
   scope.get(
-    '/reports',
+    '/reporting/v3/reports',
     {
       schema: {
         operationId: 'searchReports',
@@ -59,7 +59,7 @@ export async function reportRoutes(scope: App, deps: { reports: ReportsService; 
   )
 
   scope.get(
-    '/reports/:reportId',
+    '/reporting/v3/reports/:reportId',
     {
       schema: { operationId: 'getReportByReportId', summary: 'Get Report Based on Report Id', tags, params: ReportIdParams, response: { 200: ReportDetail, 400: failureBody(['INVALID_DATA']) } },
     },
@@ -67,7 +67,7 @@ export async function reportRoutes(scope: App, deps: { reports: ReportsService; 
   )
 
   scope.get(
-    '/report-downloads',
+    '/reporting/v3/report-downloads',
     {
       schema: {
         operationId: 'downloadReport',

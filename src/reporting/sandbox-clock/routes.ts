@@ -42,12 +42,12 @@ export function createSandboxClock(deps: { reportingClock: ReportingClock; sched
 
 export async function clockRoutes(scope: App, deps: { sandboxClock: SandboxClock }): Promise<void> {
   scope.get(
-    '/clock',
+    '/sandbox/v1/clock',
     { schema: { operationId: 'getSandboxClock', summary: "The organization's reporting time", tags, response: { 200: ClockState, 400: failureBody(['INVALID_DATA']) } } },
     async (request) => deps.sandboxClock.read(actingOrganization(request).id),
   )
   scope.post(
-    '/clock',
+    '/sandbox/v1/clock',
     {
       schema: {
         operationId: 'advanceSandboxClock',

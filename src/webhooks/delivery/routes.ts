@@ -21,9 +21,12 @@ export interface DeliveryRouteDeps {
   organizations: Pick<OrganizationService, 'mayActFor'>
 }
 
-/** POST {prefix}/…/{webhookId}/replays, mounted where each path lives. */
-export function replayRoute(path: string, operationId: string, deps: DeliveryRouteDeps) {
-  return async (scope: App): Promise<void> => {
+export async function deliveryRoutes(scope: App, deps: DeliveryRouteDeps): Promise<void> {
+  // Where the SDKs that modelled it send it, and the developer guide's own path.
+  for (const [path, operationId] of [
+    ['/nrtf/v1/webhooks/:webhookId/replays', 'replayPreviousWebhooks'],
+    ['/webhooks/:webhookId/replays', 'replayWebhookNotifications'],
+  ] as const) {
     scope.post(
       path,
       {
@@ -44,11 +47,9 @@ export function replayRoute(path: string, operationId: string, deps: DeliveryRou
       },
     )
   }
-}
 
-export async function logRoutes(scope: App, deps: DeliveryRouteDeps): Promise<void> {
   scope.get(
-    '/v1/notifications',
+    '/webhooks/v1/notifications',
     { schema: { operationId: 'listNotifications', summary: 'The delivery log: notifications, newest first', tags, querystring: LogQuery, response: { 200: NotificationList, 400: invalidData } } },
     async (request) => {
       const acting = actingOrganization(request)
@@ -61,7 +62,7 @@ export async function logRoutes(scope: App, deps: DeliveryRouteDeps): Promise<vo
   )
 
   scope.get(
-    '/v1/notifications/:notificationId',
+    '/webhooks/v1/notifications/:notificationId',
     { schema: { operationId: 'getNotification', summary: 'One notification and its every attempt (status, duration, the first bytes of the answer)', tags, params: NotificationParams, response: { 200: NotificationDetail, 400: invalidData } } },
     async (request) => {
       const acting = actingOrganization(request)

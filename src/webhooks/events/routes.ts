@@ -15,7 +15,7 @@ const responses = { 201: PublishedEvent, 400: failureBody(['INVALID_DATA']) }
 
 export async function ingestionRoutes(scope: App, deps: { events: EventPublisher }): Promise<void> {
   scope.post(
-    '/v1/events',
+    '/webhooks/v1/events',
     { schema: { operationId: 'publishEvent', summary: 'Publish an event (an invoicing system’s invoice e-mails)', tags, body: PublishBody, response: responses } },
     async (request, reply) => {
       const organizationId = actingOrganization(request).id
@@ -28,7 +28,7 @@ export async function ingestionRoutes(scope: App, deps: { events: EventPublisher
 
 export async function sandboxEventRoutes(scope: App, deps: { events: EventPublisher; clock: Clock }): Promise<void> {
   scope.post(
-    '/events',
+    '/sandbox/v1/events',
     {
       schema: {
         operationId: 'sandboxTriggerEvent',

@@ -9,7 +9,7 @@ import type { WebhookKeyService } from './service.js'
 
 export async function keyRoutes(scope: App, deps: { keys: WebhookKeyService; certificates: WebhookCertificateService }): Promise<void> {
   scope.post(
-    '/v2/keys-sym',
+    '/kms/egress/v2/keys-sym',
     {
       schema: {
         operationId: 'saveSymEgressKey',
@@ -24,7 +24,7 @@ export async function keyRoutes(scope: App, deps: { keys: WebhookKeyService; cer
   )
 
   scope.post(
-    '/v2/keys-asym',
+    '/kms/egress/v2/keys-asym',
     {
       schema: {
         operationId: 'saveAsymEgressKey',

@@ -19,37 +19,37 @@ export async function subscriptionRoutes(scope: App, deps: { subscriptions: Webh
   const { subscriptions } = deps
 
   scope.get(
-    '/v2/products/:organizationId',
+    '/notification-subscriptions/v2/products/:organizationId',
     { schema: { operationId: 'findProductsToSubscribe', summary: 'Find Products You Can Subscribe To', tags, params: OrganizationParams, response: { 200: ProductList, 400: invalidData } } },
     async (request) => subscriptions.products(actingOrganization(request), request.params.organizationId),
   )
 
   scope.post(
-    '/v2/webhooks',
+    '/notification-subscriptions/v2/webhooks',
     { schema: { operationId: 'notificationSubscriptionsV2WebhooksPost', summary: 'Create a New Webhook Subscription (ACTIVE at once)', tags, body: CreateWebhook, response: { 201: Webhook, 400: invalidData } } },
     async (request, reply) => reply.code(201).send(await subscriptions.create(actingOrganization(request), request.body)),
   )
 
   scope.get(
-    '/v2/webhooks',
+    '/notification-subscriptions/v2/webhooks',
     { schema: { operationId: 'getWebhookSubscriptionsByOrg', summary: 'Get Details On All Created Webhooks', tags, querystring: ListQuery, response: { 200: WebhookList, 400: invalidData } } },
     async (request) => subscriptions.list(actingOrganization(request).id, { productId: request.query.productId, eventType: request.query.eventType }),
   )
 
   scope.get(
-    '/v2/webhooks/:webhookId',
+    '/notification-subscriptions/v2/webhooks/:webhookId',
     { schema: { operationId: 'getWebhookSubscriptionById', summary: 'Get Details On a Single Webhook', tags, params: WebhookIdParams, response: { 200: Webhook, 400: invalidData } } },
     async (request) => subscriptions.get(actingOrganization(request), request.params.webhookId),
   )
 
   scope.patch(
-    '/v2/webhooks/:webhookId',
+    '/notification-subscriptions/v2/webhooks/:webhookId',
     { schema: { operationId: 'notificationSubscriptionsV2WebhooksWebhookIdPatch', summary: 'Update a Webhook Subscription', tags, params: WebhookIdParams, body: UpdateWebhook, response: { 200: UpdatedWebhook, 400: invalidData } } },
     async (request) => subscriptions.update(actingOrganization(request), request.params.webhookId, request.body),
   )
 
   scope.put(
-    '/v2/webhooks/:webhookId/status',
+    '/notification-subscriptions/v2/webhooks/:webhookId/status',
     {
       schema: {
         operationId: 'notificationSubscriptionsV2WebhooksWebhookIdStatusPut',
@@ -68,7 +68,7 @@ export async function subscriptionRoutes(scope: App, deps: { subscriptions: Webh
   )
 
   scope.delete(
-    '/v2/webhooks/:webhookId',
+    '/notification-subscriptions/v2/webhooks/:webhookId',
     { schema: { operationId: 'deleteWebhookSubscription', summary: 'Delete a Webhook Subscription (undelivered notifications are cancelled; history is kept)', tags, params: WebhookIdParams, response: { 200: Empty, 400: invalidData } } },
     async (request, reply) => {
       await subscriptions.remove(actingOrganization(request), request.params.webhookId)
@@ -77,7 +77,7 @@ export async function subscriptionRoutes(scope: App, deps: { subscriptions: Webh
   )
 
   scope.post(
-    '/v1/webhooks/:webhookId',
+    '/notification-subscriptions/v1/webhooks/:webhookId',
     {
       schema: {
         operationId: 'notificationSubscriptionsV1WebhooksWebhookIdPost',
