@@ -12,7 +12,9 @@ import type { IdentityService } from '../identity/service.js'
 import { createAuthService, type AuthService } from './auth/service.js'
 import { bankingErrors } from './errors.js'
 import { gateway } from './gateway/plugin.js'
-import { bankingRoutes } from './accounts/routes.js'
+import { accountRoutes } from './accounts/routes.js'
+import { authRoutes } from './auth/routes.js'
+import { tokenCheck } from './auth/token-check.js'
 import { SANDBOX_CUSTOMER_1_ID } from './sandbox-data.js'
 
 export interface BankingServices {
@@ -72,7 +74,9 @@ export function bankingFeature(deps: BankingDeps): Feature<BankingServices> {
           throttlePerSource: deps.settings.throttlePerSource,
           clock,
         })
-        await bankingRoutes(v2, { auth, accounts }, { publicUrl: deps.settings.publicUrl })
+        const check = tokenCheck(v2, auth, { publicUrl: deps.settings.publicUrl })
+        await authRoutes(v2, { auth, check })
+        await accountRoutes(v2, { accounts, check })
         for (const routes of deps.extraRoutes ?? []) await routes(v2)
       },
     },

@@ -13,3 +13,9 @@ export const APIBalanceStatusString = Type.Enum(['OK', 'N/A', 'Unavailable'])
 
 /** `{currency, amount}` with the amount as a string. */
 export const Money = Type.Object({ currency: APICurrencyString, amount: APICurrencyAmountString }, { additionalProperties: false })
+
+// The shapes every banking object is written with.
+export const strict = { additionalProperties: false } as const
+/** A required string of 1 to `max` characters. */
+export const Str = (max = 200) => Type.String({ minLength: 1, maxLength: max })
+export const Opt = Type.Optional

@@ -1,66 +1,21 @@
-// Wire schemas of the banking interface: one TypeBox schema per object of the spec. They validate requests,
-// serialize responses (as allow-lists: nothing else can leave), type the code, and generate the OpenAPI document.
-// Detail members the spec does not show are modelled on the Consumer Data Right banking standard; see README.
+// Wire schemas of the account reads (/v2/accounts…, /v2/account/{accountToken}): one TypeBox schema per object of
+// the spec. They validate requests, serialize responses (as allow-lists: nothing else can leave), type the code, and
+// generate the OpenAPI document. Detail members the spec does not show are modelled on the Consumer Data Right
+// banking standard; see docs/banking.md.
 import { Type, type Static } from 'typebox'
 import {
   APIAmountString,
   APIBalanceStatusString,
   APICurrencyAmountString,
   APICurrencyString,
-  APIDateString,
   APIDateTimeUTCString,
   APIPCIString,
   APIRateString,
   Money,
+  Opt,
+  Str,
+  strict,
 } from '../schemas.js'
-
-const strict = { additionalProperties: false } as const
-const Str = (max = 200) => Type.String({ minLength: 1, maxLength: max })
-const Opt = Type.Optional
-
-// ---- Login -------------------------------------------------------------------------------------------------
-
-// The login body's credential members are exactly identity's credential kinds.
-export { CREDENTIAL_KINDS, type CredentialKind } from '../../identity/types.js'
-
-export const Credentials = Type.Object({
-  apiStructType: Type.String({ description: 'Names the one credential member supplied' }),
-  usernamePassword: Opt(Type.Object({ username: Str(64), password: Str(128) })),
-  deviceRegIdPasscode: Opt(Type.Object({ deviceRegId: Str(128), passcode: Str(64), signature: Str(1024) })),
-  deviceRegIdPassword: Opt(Type.Object({ deviceRegId: Str(128), password: Str(128) })),
-  deviceRegIdFingerprint: Opt(Type.Object({ deviceRegId: Str(128), key: Str(512) })),
-  ivrPasscode: Opt(Type.Object({ username: Str(64), passcode: Str(64) })),
-  partyIdentifiers: Opt(
-    Type.Object({ firstGivenName: Str(100), surname: Str(100), dateOfBirth: APIDateString, mobile: Opt(Str(20)) }),
-  ),
-  token: Opt(Type.Object({ token: Str(512) })),
-})
-export type Credentials = Static<typeof Credentials>
-
-export const LoginBody = Type.Object({
-  loginRequest: Type.Object({ brand: Str(32), lob: Str(32), credentials: Credentials }),
-})
-export type LoginBody = Static<typeof LoginBody>
-
-export const HeaderToken = Type.Object({
-  type: Type.String({ examples: ['header'] }),
-  name: Type.String({ examples: ['Authorization'] }),
-  value: Type.String(),
-  expires: APIDateTimeUTCString,
-})
-
-export const LoginResponse = Type.Object({
-  tokens: Type.Array(HeaderToken),
-  userLevelFlags: Opt(Type.Object({ isBusinessUser: Opt(Type.Boolean()), isRestrictedToAppTracker: Opt(Type.Boolean()) })),
-})
-
-// ---- Soft credentials --------------------------------------------------------------------------------------
-
-export const SOFT_CREDENTIAL_TYPES = ['softcredential', 'touch'] as const
-export const TokenBody = Type.Object({
-  tokenRequest: Type.Object({ type: Type.String({ description: 'softcredential or touch' }) }),
-})
-export const TokenResponse = Type.Object({ token: Type.String({ description: 'the soft credential; sign in with it as credentials.token' }) })
 
 // ---- Accounts ----------------------------------------------------------------------------------------------
 

@@ -7,7 +7,7 @@ import { NOT_A_TOKEN, type IdentityService, type SignInContext } from '../../ide
 import type { Claim, Principal } from '../../identity/types.js'
 import type { HashMemo } from '../../platform/crypto.js'
 import type { DpopVerifier } from '../../platform/dpop.js'
-import { CREDENTIAL_KINDS, SOFT_CREDENTIAL_TYPES, type CredentialKind, type Credentials, type LoginBody } from '../accounts/schemas.js'
+import { CREDENTIAL_KINDS, SOFT_CREDENTIAL_TYPES, type CredentialKind, type Credentials, type LoginBody } from './schemas.js'
 
 /** The scope an OAuth access token needs to act on the banking interface. */
 export const BANKING_SCOPE = 'accounts'
