@@ -26,7 +26,7 @@ import { request } from 'undici'
 import { openDatabase, type Db } from '../src/platform/db/database.js'
 import { migrateToLatest } from '../src/platform/db/migrate.js'
 import { claimSandboxLoad } from '../src/reporting/transactions/repository.js'
-import { storeGenerated } from '../src/reporting/transactions/service/generate.js'
+import { storeGenerated } from '../src/reporting/transactions/generate.js'
 import { freePort } from './free-port.js'
 
 const ROWS = Number(process.env['BENCH_ROWS'] ?? 1_000_000)

@@ -15,7 +15,7 @@ import pg from 'pg'
 import { request } from 'undici'
 import { openDatabase, type Db } from '../src/platform/db/database.js'
 import { migrateToLatest } from '../src/platform/db/migrate.js'
-import { storeGenerated } from '../src/reporting/transactions/service/generate.js'
+import { storeGenerated } from '../src/reporting/transactions/generate.js'
 import { signedHeaders } from '../test/support/reporting.js'
 
 const ROWS = Number(process.env['BENCH_ROWS'] ?? 1_000_000)

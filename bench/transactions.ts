@@ -16,7 +16,7 @@ import { openDatabase, type Db } from '../src/platform/db/database.js'
 import { migrateToLatest } from '../src/platform/db/migrate.js'
 import type { Transaction } from '../src/reporting/transactions/catalog.js'
 import { generateTransactions, type GenerateOptions } from '../src/reporting/transactions/generator.js'
-import { storeGenerated } from '../src/reporting/transactions/service/generate.js'
+import { storeGenerated } from '../src/reporting/transactions/generate.js'
 
 const ROWS = Number(process.env['BENCH_ROWS'] ?? 1_000_000)
 const RUNS = Number(process.env['BENCH_RUNS'] ?? 3)
