@@ -11,13 +11,18 @@ import { createAuthorizeService, pruneConsentsAndCodes, type AuthorizeService } 
 import { createClientService, type ClientService } from './clients/service.js'
 import { createDpopVerifier, type DpopReplayStore, type DpopVerifier } from '../platform/dpop.js'
 import { createClientAuthentication, DEFAULT_OAUTH_LIMITS, type OAuthLimits } from './clients/authenticate.js'
-import { ENDPOINT_PATHS } from './endpoint-routes.js'
 import { oauthEndpointErrors, oauthTokenErrors } from './errors.js'
 import { createIntrospectionService, type IntrospectionService } from './introspect/service.js'
 import { createParService, prunePushedRequests, type ParService } from './par/service.js'
 import * as repo from './repository.js'
-import { oauthRoutes } from './authorize/routes.js'
-import { OAUTH_SECURITY_SCHEMES } from './token/schemas.js'
+import { authorizeRoutes } from './authorize/routes.js'
+import { introspectRoutes } from './introspect/routes.js'
+import { metadataRoutes } from './metadata/routes.js'
+import { parRoutes } from './par/routes.js'
+import { revokeRoutes } from './revoke/routes.js'
+import { createRevocationService, type RevocationService } from './revoke/service.js'
+import { SCOPES } from './scope.js'
+import { tokenRoutes } from './token/routes.js'
 import { createTokenService, pruneTokens, type TokenService } from './token/service.js'
 
 export interface OAuthServices {
@@ -25,6 +30,7 @@ export interface OAuthServices {
   authorize: AuthorizeService
   /** Also resolves OAuth access tokens for the banking and reporting interfaces. */
   tokens: TokenService
+  revocation: RevocationService
   introspection: IntrospectionService
   par: ParService
   /** Verifies DPoP proofs against the feature's replay memory; the banking interface checks bound tokens with it. */
@@ -56,6 +62,21 @@ client_credentials tokens at \`/oauth2/v3/token\`, revoke (\`/oauth2/v3/revoke\`
 DPoP-bound (RFC 9449). Metadata: \`/.well-known/oauth-authorization-server\` (RFC 8414). An access token works as
 \`Authorization: <token>\` on \`/v2\` (a DPoP-bound one as \`Authorization: DPoP <token>\` with a \`DPoP\` proof).`
 
+const tokenUrl = '/oauth2/v3/token'
+
+/** The OpenAPI security schemes of the authorization server, added to the document's components. */
+const SECURITY_SCHEMES = {
+  clientBasic: { type: 'http', scheme: 'basic', description: 'OAuth client_id and client_secret (client_secret_basic)' },
+  oauth2: {
+    type: 'oauth2',
+    description: 'Authorization code with PKCE (S256), allowed by an account holder (or, for a client of an organization, a merchant user); client_credentials for confidential clients. Refresh tokens rotate on every use.',
+    flows: {
+      authorizationCode: { authorizationUrl: '/oauth2/v3/authorize', tokenUrl, refreshUrl: tokenUrl, scopes: SCOPES },
+      clientCredentials: { tokenUrl, refreshUrl: tokenUrl, scopes: SCOPES },
+    },
+  },
+}
+
 export function oauthFeature(deps: OAuthDeps): Feature<OAuthServices> {
   const { db, clock } = deps
   const limits = deps.limits ?? DEFAULT_OAUTH_LIMITS
@@ -66,17 +87,29 @@ export function oauthFeature(deps: OAuthDeps): Feature<OAuthServices> {
   }
   const dpop = createDpopVerifier({ clock, replay })
   const tokens = createTokenService({ db, clock, authenticateClient, dpop, merchantUsers: deps.merchantUsers })
+  const revocation = createRevocationService({ db, clock, authenticateClient })
   const introspection = createIntrospectionService({ db, clock, authenticateClient })
   const par = createParService({ db, clock, authenticateClient })
   const authorize = createAuthorizeService({ db, clock, clients, identity: deps.identity, secretsKey: deps.secretsKey, par, limits })
   return {
     name: 'oauth',
-    services: { clients, authorize, tokens, introspection, par, dpop },
+    services: { clients, authorize, tokens, revocation, introspection, par, dpop },
     // Two scopes share /oauth2/v3 (the HTML pages and the JSON token endpoint), each with its own error family.
     // A request to the token endpoint that the HTTP parser rejects still answers an RFC 6749 error.
     http: {
-      families: [{ prefix: '/oauth2/v3/token', family: oauthTokenErrors }, ...ENDPOINT_PATHS.map((prefix) => ({ prefix, family: oauthEndpointErrors }))],
-      register: (app) => oauthRoutes(app, { oauthAuthorize: authorize, oauthTokens: tokens, oauthIntrospection: introspection, oauthPar: par, publicUrl: deps.publicUrl }),
+      families: [
+        { prefix: '/oauth2/v3/token', family: oauthTokenErrors },
+        ...['/oauth2/v3/revoke', '/oauth2/v3/introspect', '/oauth2/v3/par'].map((prefix) => ({ prefix, family: oauthEndpointErrors })),
+      ],
+      async register(app) {
+        const { publicUrl } = deps
+        await authorizeRoutes(app, { authorize, publicUrl })
+        await tokenRoutes(app, { tokens, publicUrl })
+        await revokeRoutes(app, { revocation })
+        await introspectRoutes(app, { introspection })
+        await parRoutes(app, { par })
+        await metadataRoutes(app, { publicUrl })
+      },
     },
     housekeeping: [
       { name: 'oauth consents and codes', prune: () => pruneConsentsAndCodes(db, clock) },
@@ -84,6 +117,6 @@ export function oauthFeature(deps: OAuthDeps): Feature<OAuthServices> {
       { name: 'oauth pushed requests', prune: () => prunePushedRequests(db, clock) },
       { name: 'oauth dpop proofs', prune: () => repo.deleteExpiredDpopProofs(db.kysely, clock.now().toISOString()) },
     ],
-    openapi: { description: DESCRIPTION, securitySchemes: OAUTH_SECURITY_SCHEMES },
+    openapi: { description: DESCRIPTION, securitySchemes: SECURITY_SCHEMES },
   }
 }

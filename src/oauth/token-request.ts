@@ -42,3 +42,12 @@ export function clientCredentials(fields: ClientFields, authorization: string | 
   if (fields.client_id === undefined) throw new OAuthError('invalid_client', 'client authentication failed: client_id is missing')
   return { clientId: fields.client_id, secret: fields.client_secret }
 }
+
+/** Tokens longer than this are nobody's: revocation and introspection answer them without a lookup. */
+export const MAX_TOKEN_LENGTH = 512
+
+/** The `token` member revocation and introspection need. */
+export function tokenOf(fields: { token?: string }): string {
+  if (fields.token === undefined) throw new OAuthError('invalid_request', 'token is required')
+  return fields.token
+}

@@ -1,47 +1,27 @@
-// The authorization server's routes, outside /v2 and its gateway: the authorize pages (HTML) and the token
-// endpoint (JSON). Each lives in its own scope, with its own form parser and its own error shape.
+// GET and POST /oauth2/v3/authorize, the pages where an account holder (or a merchant user) signs in and allows or
+// denies a client (HTML, no script), and their assets: a scope of their own, with its own form parser, security
+// headers and error pages.
 import type { FastifyReply, FastifyRequest } from 'fastify'
 import { Type } from 'typebox'
 import type { App } from '../../platform/http/app.js'
-import { isPlainCorrelationId } from '../../platform/http/correlation.js'
 import { useErrorFamily } from '../../platform/http/error-family.js'
 import { randomSecret } from '../../platform/crypto.js'
-import type { AuthorizeOutcome, AuthorizeService } from './service.js'
-import { CONSENT_TTL_MS } from './service.js'
-import { authorizePageErrors, oauthTokenErrors } from '../errors.js'
+import { baseUrlOf } from '../../platform/http/public-url.js'
+import { authorizePageErrors } from '../errors.js'
 import { acceptFormsOnly, parseQuery, readCookie } from '../form.js'
 import { ICON, STYLESHEET, consentPage, contentSecurityPolicy, errorPage, signInPage } from './page.js'
-import { AuthorizeQuery, CorrelationHeaders, TokenError, TokenRequest, TokenResponse } from '../token/schemas.js'
-import type { TokenService } from '../token/service.js'
-import { baseUrlOf, requestUrlOf } from '../../platform/http/public-url.js'
-import { clientEndpoints, metadataRoute } from '../endpoint-routes.js'
-import type { IntrospectionService } from '../introspect/service.js'
-import type { ParService } from '../par/service.js'
-
-export interface OAuthRouteServices {
-  oauthAuthorize: AuthorizeService
-  oauthTokens: TokenService
-  oauthIntrospection: IntrospectionService
-  oauthPar: ParService
-  /** PUBLIC_URL: the issuer and the URL DPoP proofs name; derived from each request when unset. */
-  publicUrl: string | undefined
-}
+import { AuthorizeQuery } from './schemas.js'
+import { CONSENT_TTL_MS, type AuthorizeOutcome, type AuthorizeService } from './service.js'
 
 const tags = ['oauth']
-const FORM = 'application/x-www-form-urlencoded'
-/** Exactly the spec's Content-Type of a token response, without the space Fastify would otherwise put in. */
-const TOKEN_CONTENT_TYPE = 'application/json;charset=UTF-8'
 const BROWSER_COOKIE = 'finapi_oauth'
 const BROWSER_ID = /^[A-Za-z0-9_-]{43}$/
 
-export async function oauthRoutes(app: App, services: OAuthRouteServices): Promise<void> {
-  await app.register(async (scope) => authorizePages(scope, services.oauthAuthorize, services.publicUrl))
-  await app.register(async (scope) => tokenEndpoint(scope, services.oauthTokens, services.publicUrl))
-  await app.register(async (scope) => clientEndpoints(scope, services.oauthIntrospection, services.oauthPar))
-  metadataRoute(app, services.publicUrl)
+export async function authorizeRoutes(app: App, deps: { authorize: AuthorizeService; publicUrl: string | undefined }): Promise<void> {
+  await app.register(async (scope) => authorizePages(scope, deps.authorize, deps.publicUrl))
 }
 
-// ---- Authorize pages ---------------------------------------------------------------------------------------
+
 
 const PAGE_HEADERS = {
   'content-security-policy': contentSecurityPolicy(),
@@ -131,49 +111,5 @@ async function authorizePages(scope: App, authorize: AuthorizeService, publicUrl
   )
   scope.get('/oauth2/v3/assets/icon.svg', { schema: { hide: true } }, async (_request, reply) =>
     reply.header('cache-control', immutable).type('image/svg+xml').send(ICON),
-  )
-}
-
-// ---- Token endpoint ----------------------------------------------------------------------------------------
-
-async function tokenEndpoint(scope: App, tokens: TokenService, publicUrl: string | undefined) {
-  acceptFormsOnly(scope)
-  scope.addHook('onRequest', async (request, reply) => {
-    const sent = request.headers['v-c-client-correlation-id']
-    reply.headers({
-      'cache-control': 'no-store',
-      pragma: 'no-cache',
-      'v-c-client-correlation-id': isPlainCorrelationId(sent) ? sent : request.id,
-    })
-  })
-  // Any failure answers 500: the reporting spec gives that status to every token refresh failure.
-  useErrorFamily(scope, oauthTokenErrors, { notFound: false })
-
-  scope.post(
-    '/oauth2/v3/token',
-    {
-      schema: {
-        tags,
-        operationId: 'token',
-        summary: 'Exchange an authorization code, refresh a token, or get a client_credentials token',
-        description:
-          'Form-encoded. Client authentication: HTTP Basic (client_secret_basic) or client_id and client_secret in the body; ' +
-          'a public client sends client_id only. grant_type=authorization_code needs code, redirect_uri and code_verifier; ' +
-          'refresh_token needs refresh_token (each refresh returns a new one; presenting a used one revokes the whole grant); ' +
-          'client_credentials is for confidential clients. A DPoP header (RFC 9449 proof, ES256 or EdDSA) binds the tokens to its key ' +
-          '(token_type DPoP; required for clients registered with --dpop, and for refreshing a bound grant). ' +
-          'Every failure answers HTTP 500 with an RFC 6749 error (temporarily_unavailable with Retry-After when a client_id is throttled). ' +
-          'The v-c-client-correlation-id header is echoed.',
-        consumes: [FORM],
-        headers: CorrelationHeaders,
-        body: TokenRequest,
-        security: [{ clientBasic: [] }, {}],
-        response: { 200: TokenResponse, 500: TokenError },
-      },
-    },
-    async (request, reply) => {
-      const context = { source: request.ip, url: requestUrlOf(request, publicUrl), dpop: request.headers['dpop'] }
-      return reply.type(TOKEN_CONTENT_TYPE).send(await tokens.token(request.body, request.headers.authorization, context))
-    },
   )
 }

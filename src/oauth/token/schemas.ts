@@ -1,8 +1,8 @@
-// Wire schemas of the authorization server: the token endpoint's form fields and its two answers, and the
-// authorize endpoint's query. They validate, serialize (allow-lists) and document in /openapi.json.
+// Wire schemas of the token endpoint: its form fields and its two answers. They validate, serialize (allow-lists)
+// and document in /openapi.json.
 import { Type, type Static } from 'typebox'
 import { TOKEN_ERROR_CODES } from '../errors.js'
-import { SCOPES, SCOPE_NAMES } from '../scope.js'
+import { SCOPE_NAMES } from '../scope.js'
 
 const Field = (description: string) => Type.Optional(Type.String({ maxLength: 2048, description }))
 
@@ -57,34 +57,3 @@ export const CorrelationHeaders = Type.Object({
     Type.String({ description: 'Unique per request; echoed on the response when it is a plain token of at most 128 characters' }),
   ),
 })
-
-const QueryParam = (description: string) => Type.Optional(Type.String({ description }))
-
-/** Documentation of the authorize query; the handler checks it itself, as a bad value answers in one of two ways. */
-export const AuthorizeQuery = Type.Object({
-  response_type: QueryParam('code'),
-  client_id: QueryParam('The client: for the banking interface, the application key (the sandbox key in the sandbox)'),
-  redirect_uri: QueryParam('A registered redirect URI, exactly (the sandbox client: any http URI on localhost or 127.0.0.1)'),
-  redirect_url: QueryParam('The same as redirect_uri'),
-  scope: QueryParam(`Space-separated: ${SCOPE_NAMES.join(', ')}; every scope the client may have when omitted`),
-  state: QueryParam('Returned unchanged with the answer'),
-  code_challenge: QueryParam('BASE64URL(SHA-256(code_verifier)), 43 characters; required'),
-  code_challenge_method: QueryParam('S256; required'),
-  brand: QueryParam('The brand whose account holders sign in (default nab)'),
-  lob: QueryParam('The line of business (default nab)'),
-})
-
-const tokenUrl = '/oauth2/v3/token'
-
-/** The OpenAPI security schemes of the authorization server, added to the document's components. */
-export const OAUTH_SECURITY_SCHEMES = {
-  clientBasic: { type: 'http', scheme: 'basic', description: 'OAuth client_id and client_secret (client_secret_basic)' },
-  oauth2: {
-    type: 'oauth2',
-    description: 'Authorization code with PKCE (S256), allowed by an account holder (or, for a client of an organization, a merchant user); client_credentials for confidential clients. Refresh tokens rotate on every use.',
-    flows: {
-      authorizationCode: { authorizationUrl: '/oauth2/v3/authorize', tokenUrl, refreshUrl: tokenUrl, scopes: SCOPES },
-      clientCredentials: { tokenUrl, refreshUrl: tokenUrl, scopes: SCOPES },
-    },
-  },
-}

@@ -1,0 +1,26 @@
+// POST /oauth2/v3/par (RFC 9126): a client pushes an authorization request and gets a single-use request_uri.
+import type { App } from '../../platform/http/app.js'
+import { ENDPOINT_ERRORS, ENDPOINT_SCHEMA, JSON_TYPE, endpointScope } from '../endpoint.js'
+import { ParRequest, ParResponse } from './schemas.js'
+import type { ParService } from './service.js'
+
+export async function parRoutes(app: App, deps: { par: ParService }): Promise<void> {
+  await app.register(async (scope: App) => {
+    endpointScope(scope)
+
+    scope.post(
+      '/oauth2/v3/par',
+      {
+        schema: {
+          ...ENDPOINT_SCHEMA,
+          operationId: 'pushAuthorizationRequest',
+          summary: 'Push an authorization request (RFC 9126) and get a single-use request_uri for the authorize endpoint',
+          description: 'The authorization request\'s parameters, checked as the authorize endpoint checks them, with client authentication.',
+          body: ParRequest,
+          response: { 201: ParResponse, ...ENDPOINT_ERRORS },
+        },
+      },
+      async (request, reply) => reply.code(201).type(JSON_TYPE).send(await deps.par.push(request.body, request.headers.authorization, request.ip)),
+    )
+  })
+}
