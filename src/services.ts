@@ -26,7 +26,6 @@ import type { LookupAll } from './platform/outbound-http.js'
 import { webhooksFeature, type WebhooksServices } from './webhooks/feature.js'
 import { publishReportEvent } from './webhooks/events/report-events.js'
 import type { ReportFinishedHook } from './reporting/reports/generate.js'
-import { reportingSandboxFeature } from './reporting/sandbox-feature.js'
 import { createDatabaseBlobStore } from './platform/blobs/database-store.js'
 import { createDirectoryBlobStore } from './platform/blobs/directory-store.js'
 import type { BlobStore } from './platform/blobs/types.js'
@@ -147,7 +146,6 @@ export function createServices(config: Config, infrastructure: Infrastructure, o
     log: (fields, message) => logger.info(fields, message),
     extraRoutes: options.extraReportingRoutes,
   })
-  const sandboxClock = config.mode === 'sandbox' ? [reportingSandboxFeature({ clock, gateway: reporting.services.gateway, sandboxClock: reporting.services.sandboxClock })] : []
   const webhooks = webhooksFeature({
     db,
     clock,
@@ -166,7 +164,7 @@ export function createServices(config: Config, infrastructure: Infrastructure, o
     onStatusChange: (change) => logger.info(change, 'webhook subscription status changed'),
     ...options.webhooks,
   })
-  const features: Feature[] = [identity, banking, oauth, reporting, ...sandboxClock, webhooks, ...(options.extraFeatures ?? [])]
+  const features: Feature[] = [identity, banking, oauth, reporting, webhooks, ...(options.extraFeatures ?? [])]
 
   for (const feature of features) for (const job of feature.jobs ?? []) jobs.register(job.kind, job.handler as JobHandler, job.options)
 

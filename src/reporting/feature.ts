@@ -21,10 +21,12 @@ import { reportingGateway, type ReportingGatewayOptions } from '../merchant-api/
 import { createReportGenerator, type ReportFinishedHook } from './reports/generate.js'
 import { createReportMetrics } from './reports/metrics.js'
 import { REPORT_JOB, type ReportJob } from './reports/queue.js'
-import { countByStatus } from './reports/repository.js'
 import { reportRoutes } from './reports/routes.js'
 import { createReportsService, type ReportsService } from './reports/service.js'
-import { createSandboxClock, type SandboxClock } from './sandbox-clock/routes.js'
+import { reportDownloadRoutes } from './report-downloads/routes.js'
+import { createReportDownloads } from './report-downloads/service.js'
+import { clockRoutes } from './sandbox-clock/routes.js'
+import { createSandboxClock, type SandboxClock } from './sandbox-clock/service.js'
 import { createReportingClock, type ReportingClock } from './scheduler/clocks.js'
 import { createScheduler, type Scheduler } from './scheduler/service.js'
 import { onDemandRoutes } from './on-demand/routes.js'
@@ -45,7 +47,7 @@ export interface ReportingServices {
   generator(onProgress?: (instanceId: string, rows: number) => void): JobHandler<ReportJob>
   /** The report job's options (its lease and attempts), for a runner built outside the server. */
   readonly reportJobOptions: { leaseMs: number; maxAttempts: number }
-  /** The gateway's authenticator and refusal counters, shared with the sandbox's /sandbox/v1 scope. */
+  /** The gateway's authenticator and refusal counters, shared with the webhooks feature. */
   readonly gateway: ReportingGatewayOptions
   onDemand: OnDemandService
 }
@@ -112,9 +114,10 @@ export function reportingFeature(deps: ReportingDeps): Feature<ReportingServices
   const transactions = createTransactionService({ db: { kysely: db, dialect: deps.dialect }, clock })
   const reportingClock = createReportingClock({ db, clock, sandbox: deps.sandbox })
   const reports = createReportsService({ db, clock, jobs, definitions, reportingClock, blobs, limits: deps.reports })
-  const scheduler = createScheduler({ db, clock, jobs, reportingClock })
+  const scheduler = createScheduler({ db, clock, reports, reportingClock })
+  const downloads = createReportDownloads({ reports })
   const sandboxClock = createSandboxClock({ reportingClock, scheduler })
-  const metrics = createReportMetrics(() => countByStatus(db))
+  const metrics = createReportMetrics(() => reports.countByStatus())
   const reportJobOptions = { leaseMs: deps.reports.leaseMs, maxAttempts: REPORT_ATTEMPTS }
   const generator = (onProgress?: (instanceId: string, rows: number) => void) =>
     createReportGenerator({ db, clock, blobs, transactions, definitions, reportingClock, sandbox: deps.sandbox, leaseMs: deps.reports.leaseMs, metrics, onReportFinished: deps.onReportFinished, log: deps.log, onProgress })
@@ -130,15 +133,18 @@ export function reportingFeature(deps: ReportingDeps): Feature<ReportingServices
     metrics: metrics.registry,
     counters: [failures],
     http: {
-      prefixes: ['/reporting/v3'],
+      // The sandbox's clock is a reporting call under a prefix of its own.
+      prefixes: ['/reporting/v3', ...(deps.sandbox ? ['/sandbox/v1'] : [])],
       errors: reportingErrors(deps.clock),
       async register(scope) {
         await scope.register(reportingGateway, gateway)
         await definitionRoutes(scope, { definitions })
         await subscriptionRoutes(scope, { subscriptions })
-        await reportRoutes(scope, { reports, blobs })
+        await reportRoutes(scope, { reports })
+        await reportDownloadRoutes(scope, { downloads, blobs })
         await onDemandRoutes(scope, { onDemand })
         for (const routes of deps.extraRoutes ?? []) await routes(scope)
+        if (deps.sandbox) await clockRoutes(scope, { sandboxClock })
       },
     },
     openapi: {

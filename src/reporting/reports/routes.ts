@@ -1,22 +1,14 @@
-// The report operations under /reporting/v3, behind the reporting gateway: one-time reports, search, details and
-// downloads. Thin handlers: the acting organization and validated input go to the service in one call.
+// The report operations, behind the reporting gateway: one-time reports, search and details. Thin handlers: the acting organization and validated input go to the service in one call.
 import { Type } from 'typebox'
-import type { BlobStore } from '../../platform/blobs/types.js'
 import { notModified } from '../../platform/errors.js'
 import type { App } from '../../platform/http/app.js'
 import { actingOrganization } from '../../merchant-api/gateway.js'
 import { failureBody } from '../../merchant-api/schemas.js'
-import { sendReport } from '../report-downloads/download.js'
-import { DownloadQuery, OneTimeBody, ReportDetail, ReportIdParams, SearchQuery, SearchResults } from './schemas.js'
+import { OneTimeBody, ReportDetail, ReportIdParams, SearchQuery, SearchResults } from './schemas.js'
 import type { ReportsService } from './service.js'
 
 const tags = ['Reports']
-const File = (description: string) => ({
-  description,
-  content: Object.fromEntries(['text/csv', 'application/xml', 'application/json'].map((type) => [type, { schema: { type: 'string' } }])),
-})
-
-export async function reportRoutes(scope: App, deps: { reports: ReportsService; blobs: BlobStore }): Promise<void> {
+export async function reportRoutes(scope: App, deps: { reports: ReportsService }): Promise<void> {
   const { reports } = deps
 
   scope.post(
@@ -64,27 +56,5 @@ export async function reportRoutes(scope: App, deps: { reports: ReportsService; 
       schema: { operationId: 'getReportByReportId', summary: 'Get Report Based on Report Id', tags, params: ReportIdParams, response: { 200: ReportDetail, 400: failureBody(['INVALID_DATA']) } },
     },
     async (request) => reports.get(actingOrganization(request).id, request.params.reportId),
-  )
-
-  scope.get(
-    '/reporting/v3/report-downloads',
-    {
-      schema: {
-        operationId: 'downloadReport',
-        summary: 'Download a Report',
-        description:
-          "The report's file in its own format whatever Accept says; gzip-encoded as stored for clients that accept it, with an ETag and byte ranges (206, If-Range) so a broken download resumes. 400 when several reports of the name end that day and reportTime does not choose one.",
-        tags: ['Report Downloads'],
-        querystring: DownloadQuery,
-        response: {
-          200: File('The report file'),
-          206: File('Part of the report file (Range)'),
-          304: Type.Null({ description: 'Not Modified (If-None-Match)' }),
-          400: failureBody(['INVALID_DATA']),
-          416: Type.Null({ description: 'Range Not Satisfiable; Content-Range gives the size' }),
-        },
-      },
-    },
-    async (request, reply) => sendReport(request, reply, await reports.findDownload(actingOrganization(request).id, request.query), deps.blobs),
   )
 }

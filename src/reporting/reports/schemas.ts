@@ -1,11 +1,11 @@
-// Wire schemas of the report operations (search, details, one-time reports, downloads) as allow-lists, with the
+// Wire schemas of the report operations (search, details, one-time reports) as allow-lists, with the
 // keys of the reference document and the official SDK's models (CreateAdhocReportRequest,
 // ReportingV3ReportsGet200Response, ReportingV3ReportsIdGet200Response). Shapes and types here; meanings in
 // validate.ts and the service, which name every field at fault.
 import { Type, type Static } from 'typebox'
 import { ORGANIZATION_ID_PATTERN } from '../../organizations/service.js'
 
-const OrganizationId = Type.String({ minLength: 1, maxLength: 32, pattern: ORGANIZATION_ID_PATTERN, description: 'Your organization or one below it' })
+export const OrganizationId = Type.String({ minLength: 1, maxLength: 32, pattern: ORGANIZATION_ID_PATTERN, description: 'Your organization or one below it' })
 /** One-time names: the reference's 1–128 of letters, digits, `-`, `_` and spaces. */
 const ReportName = Type.String({ minLength: 1, maxLength: 128, pattern: '^[a-zA-Z0-9_\\- ]+$' })
 const DateTime = Type.String({ minLength: 1, maxLength: 64, description: 'ISO 8601 date-time with an offset, e.g. 2026-03-01T00:00:00-05:00' })
@@ -87,25 +87,3 @@ export const ReportDetail = Type.Object({
 export type ReportDetail = Static<typeof ReportDetail>
 
 export const ReportIdParams = Type.Object({ reportId: Type.String({ pattern: '^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$', description: 'A reportId from a search' }) })
-
-export const DownloadQuery = Type.Object({
-  organizationId: Type.Optional(OrganizationId),
-  reportName: Type.String({ minLength: 1, maxLength: 128 }),
-  reportDate: Type.String({ pattern: '^[0-9]{4}-?[0-9]{2}-?[0-9]{2}$', description: 'YYYY-MM-DD or YYYYMMDD: the date, in the report\'s zone, of the last instant of its window' }),
-  reportTime: Type.Optional(Type.String({ pattern: '^[0-9]{2}:[0-9]{2}(:[0-9]{2})?([ +-][0-9]{2}:?[0-9]{2}|Z)?$', description: 'hh:mm:ss±hh:mm: the end of the window, when a name has several reports that day' })),
-  download: Type.Optional(Type.String()),
-})
-export type DownloadQuery = Static<typeof DownloadQuery>
-
-export const ClockBody = Type.Object({
-  organizationId: Type.Optional(OrganizationId),
-  to: Type.String({ minLength: 1, maxLength: 64, description: 'ISO 8601 date-time: the organization\'s new reporting time, later than its current one' }),
-})
-
-export const ClockState = Type.Object({
-  organizationId: Type.String(),
-  now: Type.String({ format: 'date-time', description: "The organization's reporting time" }),
-  offsetSeconds: Type.Number({ description: 'How far it is ahead of the real clock' }),
-  queued: Type.Optional(Type.Array(Type.Object({ reportId: Type.String(), reportName: Type.String(), reportStartTime: Type.String(), reportEndTime: Type.String() }), { description: 'Reports due by the new time, queued in order' })),
-})
-export type ClockState = Static<typeof ClockState>

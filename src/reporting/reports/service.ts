@@ -1,5 +1,6 @@
-// Report instances as the API and operators use them: one-time reports (201, or 304 for a request already made),
-// search, details, finding the report a download names, and the operator's list and retry. Every call names the
+// Report instances as the API, the scheduler and operators use them: one-time reports (201, or 304 for a request
+// already made), search, details, the instances a download chooses from, the scheduler's steps, and the operator's
+// list and retry. Every call names the
 // acting organization and every statement is filtered by it, so another tenant's report answers as an unknown one.
 import { randomUUID } from 'node:crypto'
 import type { BlobStore } from '../../platform/blobs/types.js'
@@ -10,13 +11,14 @@ import { invalid, notFound } from '../../platform/errors.js'
 import type { Jobs } from '../../platform/jobs/service.js'
 import type { DefinitionsService } from '../report-definitions/service.js'
 import type { ReportingClock } from '../scheduler/clocks.js'
-import { offsetMs } from '../scheduler/zoned-time.js'
 import { enqueueGeneration } from './queue.js'
 import * as repo from './repository.js'
-import type { InstanceRow } from './repository.js'
-import type { DownloadQuery, OneTimeBody, ReportDetail, SearchQuery, SearchResult } from './schemas.js'
+import type { InstanceRow, NewInstance, WindowKey } from './repository.js'
+import type { OneTimeBody, ReportDetail, SearchQuery, SearchResult } from './schemas.js'
 import { checkOneTime, parseDateTime } from './validate.js'
-import { reportDate, reportDetail, reportTime, searchResult } from './view.js'
+import { reportDetail, searchResult } from './view.js'
+
+export type { InstanceRow, NewInstance, WindowKey }
 
 export const REPORT_STATUSES: readonly ReportStatus[] = ['COMPLETED', 'PENDING', 'QUEUED', 'RUNNING', 'ERROR', 'NO_DATA']
 const FREQUENCIES = ['DAILY', 'WEEKLY', 'MONTHLY', 'USER_DEFINED', 'ADHOC']
@@ -30,8 +32,8 @@ export interface ReportsService {
   /** Throws notFound() when nothing matches. */
   search(organizationId: string, query: SearchQuery, withOrganization?: boolean): Promise<SearchResult[]>
   get(organizationId: string, reportId: string): Promise<ReportDetail>
-  /** The completed report a download names; notFound() otherwise, invalid() when several match and reportTime does not choose. */
-  findDownload(organizationId: string, query: DownloadQuery): Promise<InstanceRow>
+  /** The organization's reports of one name whose window ends in [from, to) (a download finds its report among them). */
+  instancesEnding(organizationId: string, reportName: string, from: string, to: string): Promise<InstanceRow[]>
   list(filter: { organizationId?: string; status?: ReportStatus; limit: number }): Promise<InstanceRow[]>
   /** Any organization's instance (operators). */
   instance(id: string): Promise<InstanceRow | undefined>
@@ -39,6 +41,22 @@ export interface ReportsService {
   retry(id: string): Promise<string>
   /** Removes finished reports older than the retention, files first; returns how many went. */
   prune(retentionDays: number): Promise<number>
+  /** Reports by status, for /metrics. */
+  countByStatus(): Promise<Record<string, number>>
+
+  // The scheduler's steps, each in the scheduler's own transaction `tx` (see scheduler/service.ts).
+  /** Inserts an instance; false when its window was made already (another process was first). */
+  insertInstance(tx: Executor, row: NewInstance): Promise<boolean>
+  /** Moves the window's PENDING instance to QUEUED with the subscription's content now; its id, if there was one. */
+  queuePending(tx: Executor, key: WindowKey, content: Partial<InstanceRow>, now: string): Promise<string | undefined>
+  /** Removes a subscription's PENDING instance (it was changed or deleted). */
+  deletePending(tx: Executor, organizationId: string, subscriptionName: string): Promise<number>
+  /** One-time reports still PENDING whose window has closed by `now`. */
+  closedPending(now: string, organizationId?: string): Promise<InstanceRow[]>
+  /** PENDING → QUEUED for a one-time report; false when another process was first. */
+  queueOneTime(tx: Executor, id: string, now: string): Promise<boolean>
+  /** The report's generation job, in the transaction that queued it. */
+  enqueueGeneration(tx: Executor, instanceId: string, queuedAt: string, runAt?: Date): Promise<string>
 }
 
 export interface ReportsDeps {
@@ -137,25 +155,7 @@ export function createReportsService(deps: ReportsDeps): ReportsService {
       return reportDetail(row, definitionId(row.report_definition_name))
     },
 
-    async findDownload(organizationId, query) {
-      const date = query.reportDate.replace(/-/g, '')
-      const [y, m, d] = [Number(date.slice(0, 4)), Number(date.slice(4, 6)), Number(date.slice(6, 8))]
-      const dayStart = Date.UTC(y, m - 1, d)
-      if (new Date(dayStart).getUTCDate() !== d || new Date(dayStart).getUTCMonth() !== m - 1) throw invalid([{ field: 'reportDate', reason: 'is not a calendar date' }])
-      // Every zone's local date lies within 14 hours of UTC's: fetch that span, then keep the exact local date.
-      const candidates = await repo.instancesEnding(db, organizationId, query.reportName, new Date(dayStart - 15 * 3_600_000).toISOString(), new Date(dayStart + DAY_MS + 15 * 3_600_000).toISOString())
-      const iso = `${date.slice(0, 4)}-${date.slice(4, 6)}-${date.slice(6, 8)}`
-      let matches = candidates.filter((row) => reportDate(row) === iso)
-      if (query.reportTime !== undefined) matches = matches.filter((row) => sameTime(row, query.reportTime!))
-      const completed = matches.filter((row) => row.status === 'COMPLETED')
-      if (completed.length === 1) return completed[0]!
-      if (completed.length > 1) {
-        throw invalid([{ field: 'reportTime', reason: `${completed.length} reports named ${query.reportName} end on ${iso}; choose one with reportTime: ${completed.map(reportTime).join(', ')}` }])
-      }
-      const status = matches.at(-1)?.status
-      throw notFound([{ field: 'reportName', reason: status ? `the report is ${status}${status === 'NO_DATA' ? ': no transactions in its window' : ''}` : 'no report of this name ends on this date' }])
-    },
-
+    instancesEnding: (organizationId, reportName, from, to) => repo.instancesEnding(db, organizationId, reportName, from, to),
     list: (filter) => repo.listInstances(db, filter),
     instance: (id) => repo.getInstance(db, id),
 
@@ -179,15 +179,13 @@ export function createReportsService(deps: ReportsDeps): ReportsService {
         if (expired.length < 500) return total
       }
     },
-  }
-}
 
-/** reportTime names the window's end: `hh:mm[:ss]` in the report's zone, or with an offset, that offset's time of it. */
-function sameTime(row: InstanceRow, text: string): boolean {
-  const m = /^(\d{2}):(\d{2})(?::(\d{2}))?(?:([ +-])(\d{2}):?(\d{2})|(Z))?$/.exec(text.trim())
-  if (!m) return false
-  const end = Date.parse(row.window_end)
-  const offset = m[7] ? 0 : m[4] ? (m[4] === '-' ? -1 : 1) * (Number(m[5]) * 60 + Number(m[6])) * 60_000 : offsetMs(row.timezone, end)
-  const local = new Date(end + offset)
-  return local.getUTCHours() === Number(m[1]) && local.getUTCMinutes() === Number(m[2]) && local.getUTCSeconds() === Number(m[3] ?? 0)
+    countByStatus: () => repo.countByStatus(db),
+    insertInstance: (tx, row) => repo.insertInstance(tx, row),
+    queuePending: (tx, key, content, now) => repo.queuePending(tx, key, content, now),
+    deletePending: (tx, organizationId, subscriptionName) => repo.deletePending(tx, organizationId, subscriptionName),
+    closedPending: (now, organizationId) => repo.closedPending(db, now, organizationId),
+    queueOneTime: (tx, id, now) => repo.queueOneTime(tx, id, now),
+    enqueueGeneration: (tx, instanceId, queuedAt, runAt) => enqueueGeneration(tx, jobs, instanceId, queuedAt, runAt),
+  }
 }

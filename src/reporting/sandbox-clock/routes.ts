@@ -1,44 +1,12 @@
-// The sandbox's reporting clock, under /sandbox/v1 behind the reporting gateway: read it, or move the acting
-// organization's reporting time forward, which queues every report due for it by then, in order, as the
-// scheduler would have (the job runner generates them within a poll).
+// GET and POST /sandbox/v1/clock, behind the reporting gateway: the acting organization's reporting time, read or
+// moved forward (service.ts).
 import type { App } from '../../platform/http/app.js'
-import { invalid } from '../../platform/errors.js'
 import { actingOrganization } from '../../merchant-api/gateway.js'
 import { failureBody } from '../../merchant-api/schemas.js'
-import { ClockBody, ClockState } from '../reports/schemas.js'
-import { parseDateTime } from '../reports/validate.js'
-import type { ReportingClock } from '../scheduler/clocks.js'
-import type { Scheduler } from '../scheduler/service.js'
+import { ClockBody, ClockState } from './schemas.js'
+import type { SandboxClock } from './service.js'
 
 const tags = ['Sandbox']
-
-export interface SandboxClock {
-  read(organizationId: string): Promise<ClockState>
-  /** Moves the organization's reporting time to `to` and queues what fell due. */
-  advance(organizationId: string, to: string): Promise<ClockState>
-}
-
-export function createSandboxClock(deps: { reportingClock: ReportingClock; scheduler: Scheduler }): SandboxClock {
-  const read = async (organizationId: string): Promise<ClockState> => {
-    const offset = await deps.reportingClock.offset(organizationId)
-    return { organizationId, now: (await deps.reportingClock.now(organizationId)).toISOString(), offsetSeconds: offset / 1000 }
-  }
-  return {
-    read,
-    async advance(organizationId, to) {
-      const instant = parseDateTime(to, 'GMT')
-      if (instant === undefined) throw invalid([{ field: 'to', reason: 'must be an ISO 8601 date-time, e.g. 2026-03-01T09:00:00Z' }])
-      // First what was due before the move (a subscription made a moment ago gets its schedule from the time it was
-      // made, as a server's next sweep would have given it); then everything due by the new time.
-      const before = await deps.scheduler.sweep({ organizationId })
-      await deps.reportingClock.advance(organizationId, new Date(instant))
-      const after = await deps.scheduler.sweep({ organizationId })
-      const queued = [...before.queued, ...after.queued]
-      const iso = (ms: number) => new Date(ms).toISOString()
-      return { ...(await read(organizationId)), queued: queued.map((q) => ({ reportId: q.reportId, reportName: q.reportName, reportStartTime: iso(q.start), reportEndTime: iso(q.end) })) }
-    },
-  }
-}
 
 export async function clockRoutes(scope: App, deps: { sandboxClock: SandboxClock }): Promise<void> {
   scope.get(

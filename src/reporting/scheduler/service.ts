@@ -7,9 +7,7 @@
 import { randomUUID } from 'node:crypto'
 import type { Clock } from '../../platform/clock.js'
 import type { Executor } from '../../platform/db/database.js'
-import type { Jobs } from '../../platform/jobs/service.js'
-import { closedPending, deletePending, insertInstance, queueOneTime, queuePending, type NewInstance } from '../reports/repository.js'
-import { enqueueGeneration } from '../reports/queue.js'
+import type { NewInstance, ReportsService } from '../reports/service.js'
 import type { ReportingClock } from './clocks.js'
 import { advanceSchedule, deleteSchedule, dueSchedules, insertSchedule, orphanedSchedules, resyncSchedule, unsyncedSubscriptions, type SubscriptionRow } from './repository.js'
 import { nextRun, windowEndingAt, type Schedule, type ScheduledFrequency, type Window } from './schedule.js'
@@ -38,7 +36,8 @@ export interface Scheduler {
 export interface SchedulerDeps {
   db: Executor
   clock: Clock
-  jobs: Pick<Jobs, 'enqueue'>
+  /** The report instances the sweep makes and queues, through the reports service. */
+  reports: Pick<ReportsService, 'insertInstance' | 'queuePending' | 'deletePending' | 'closedPending' | 'queueOneTime' | 'enqueueGeneration'>
   reportingClock: ReportingClock
 }
 
@@ -85,7 +84,7 @@ function instanceOf(s: SubscriptionRow, window: Window, status: 'PENDING' | 'QUE
 }
 
 export function createScheduler(deps: SchedulerDeps): Scheduler {
-  const { db, clock, jobs, reportingClock } = deps
+  const { db, clock, reports, reportingClock } = deps
 
   /** A new or changed subscription: its next run from the organization's time now, and that window PENDING. */
   async function sync(s: SubscriptionRow & { synced_at: string | null }, orgNow: number): Promise<boolean> {
@@ -99,8 +98,8 @@ export function createScheduler(deps: SchedulerDeps): Scheduler {
           ? await insertSchedule(tx, { organization_id: s.organization_id, report_name: s.report_name, subscription_updated_at: s.updated_at, next_run_at: iso(next), updated_at: now })
           : await resyncSchedule(tx, key, s.synced_at, { subscriptionUpdatedAt: s.updated_at, nextRunAt: iso(next), now })
       if (!moved) return false
-      await deletePending(tx, s.organization_id, s.report_name)
-      await insertInstance(tx, instanceOf(s, windowEndingAt(schedule, next), 'PENDING', iso(orgNow)))
+      await reports.deletePending(tx, s.organization_id, s.report_name)
+      await reports.insertInstance(tx, instanceOf(s, windowEndingAt(schedule, next), 'PENDING', iso(orgNow)))
       return true
     })
   }
@@ -117,14 +116,14 @@ export function createScheduler(deps: SchedulerDeps): Scheduler {
       const id = await db.transaction().execute(async (tx) => {
         if (!(await advanceSchedule(tx, key, iso(run), iso(next), iso(clock.now().getTime())))) return null
         const windowKey = { organizationId: s.organization_id, subscriptionName: s.report_name, windowStart: iso(window.start), windowEnd: iso(window.end) }
-        let instanceId = await queuePending(tx, windowKey, contentOf(s), queuedAt)
+        let instanceId = await reports.queuePending(tx, windowKey, contentOf(s), queuedAt)
         if (!instanceId) {
           const row = instanceOf(s, window, 'QUEUED', queuedAt)
-          instanceId = (await insertInstance(tx, row)) ? row.id : undefined
+          instanceId = (await reports.insertInstance(tx, row)) ? row.id : undefined
         }
         // Due at the run instant: the runner takes the oldest windows first.
-        if (instanceId) await enqueueGeneration(tx, jobs, instanceId, queuedAt, new Date(run - offset))
-        await insertInstance(tx, instanceOf(s, { start: run, end: next }, 'PENDING', queuedAt))
+        if (instanceId) await reports.enqueueGeneration(tx, instanceId, queuedAt, new Date(run - offset))
+        await reports.insertInstance(tx, instanceOf(s, { start: run, end: next }, 'PENDING', queuedAt))
         return instanceId ?? undefined
       })
       if (id === null) return
@@ -134,11 +133,11 @@ export function createScheduler(deps: SchedulerDeps): Scheduler {
   }
 
   async function queueOneTimeReports(now: number, orgNow: (org: string) => number, queued: QueuedReport[], organizationId?: string): Promise<void> {
-    for (const row of await closedPending(db, iso(now), organizationId)) {
+    for (const row of await reports.closedPending(iso(now), organizationId)) {
       const queuedAt = iso(orgNow(row.organization_id))
       const done = await db.transaction().execute(async (tx) => {
-        if (!(await queueOneTime(tx, row.id, queuedAt))) return false
-        await enqueueGeneration(tx, jobs, row.id, queuedAt)
+        if (!(await reports.queueOneTime(tx, row.id, queuedAt))) return false
+        await reports.enqueueGeneration(tx, row.id, queuedAt)
         return true
       })
       if (done) queued.push({ reportId: row.id, organizationId: row.organization_id, reportName: row.report_name, start: Date.parse(row.window_start), end: Date.parse(row.window_end) })
@@ -154,7 +153,7 @@ export function createScheduler(deps: SchedulerDeps): Scheduler {
 
       for (const s of await unsyncedSubscriptions(db, BATCH)) if (await sync(s, orgNow(s.organization_id))) summary.synced++
       for (const orphan of await orphanedSchedules(db, BATCH)) {
-        const gone = await db.transaction().execute(async (tx) => (await deleteSchedule(tx, orphan)) && (await deletePending(tx, orphan.organization_id, orphan.report_name), true))
+        const gone = await db.transaction().execute(async (tx) => (await deleteSchedule(tx, orphan)) && (await reports.deletePending(tx, orphan.organization_id, orphan.report_name), true))
         if (gone) summary.dropped++
       }
 
