@@ -21,6 +21,7 @@ import type { JobHandler } from './platform/jobs/types.js'
 import { createHousekeeping, type Housekeeping } from './platform/housekeeping.js'
 import { createJobs, pruneDoneJobs, type Jobs } from './platform/jobs/service.js'
 import { createMaintenanceSwitch, type MaintenanceSwitch } from './platform/maintenance.js'
+import { merchantApiFeature } from './merchant-api/feature.js'
 import { reportingFeature, type ReportingRoutes, type ReportingServices } from './reporting/feature.js'
 import type { LookupAll } from './platform/outbound-http.js'
 import { webhooksFeature, type WebhooksServices } from './webhooks/feature.js'
@@ -129,29 +130,15 @@ export function createServices(config: Config, infrastructure: Infrastructure, o
     extraRoutes: options.extraV2Routes,
   })
   const reportingKeys = createReportingKeyService({ db, clock, secretsKey: config.secretsKey, organizations })
-  // Reporting resolves OAuth bearer tokens through the OAuth feature's token service, never importing OAuth.
-  const reporting = reportingFeature({
-    db: db.kysely,
-    dialect: db.dialect,
-    clock,
-    keys: reportingKeys,
-    organizations,
-    tokens: oauth.services.tokens,
-    jobs,
-    blobs: reportStore(config, db, clock),
-    sandbox: config.mode === 'sandbox',
-    reports: config.reports,
-    // Late-bound like accessTokens above: the webhooks feature is built after reporting, whose gateway it uses.
-    onReportFinished: options.onReportFinished ?? ((event, tx) => publishReportEvent(webhooks.services.events, event, tx)),
-    log: (fields, message) => logger.info(fields, message),
-    extraRoutes: options.extraReportingRoutes,
-  })
+  // The merchant API family's gateway resolves OAuth bearer tokens through the OAuth feature's token service, never
+  // importing OAuth; reporting and webhooks both stand on it.
+  const merchantApi = merchantApiFeature({ db: db.kysely, clock, keys: reportingKeys, organizations, tokens: oauth.services.tokens })
   const webhooks = webhooksFeature({
     db,
     clock,
     jobs,
     organizations,
-    gateway: reporting.services.gateway,
+    merchantApi: merchantApi.services,
     secretsKey: config.secretsKey,
     settings: {
       mode: config.mode,
@@ -164,7 +151,24 @@ export function createServices(config: Config, infrastructure: Infrastructure, o
     onStatusChange: (change) => logger.info(change, 'webhook subscription status changed'),
     ...options.webhooks,
   })
-  const features: Feature[] = [identity, banking, oauth, reporting, webhooks, ...(options.extraFeatures ?? [])]
+  const reporting = reportingFeature({
+    db: db.kysely,
+    dialect: db.dialect,
+    clock,
+    merchantApi: merchantApi.services,
+    organizations,
+    jobs,
+    blobs: reportStore(config, db, clock),
+    sandbox: config.mode === 'sandbox',
+    reports: config.reports,
+    // Webhooks publishes the engine's outcomes as its own events: the hook is how reporting tells it, without either
+    // importing the other.
+    onReportFinished: options.onReportFinished ?? ((event, tx) => publishReportEvent(webhooks.services.events, event, tx)),
+    log: (fields, message) => logger.info(fields, message),
+    extraRoutes: options.extraReportingRoutes,
+  })
+  // Mounted in this order; the family's feature after reporting keeps its housekeeping and counters where they were.
+  const features: Feature[] = [identity, banking, oauth, reporting, merchantApi, webhooks, ...(options.extraFeatures ?? [])]
 
   for (const feature of features) for (const job of feature.jobs ?? []) jobs.register(job.kind, job.handler as JobHandler, job.options)
 

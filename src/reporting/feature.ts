@@ -1,23 +1,19 @@
-// The reporting interface as one feature: its gateway (HTTP Signature, JWT and OAuth bearer tokens; the acting
-// organization) and routes under /reporting/v3, answering in the reporting error family; the JWT ids it remembers
-// and their pruning; its refusals counted on /metrics. Built by the composition root from narrowed dependencies.
-import type { ReportingKeyService } from '../applications/reporting-keys/service.js'
-import type { AccessTokenResolver } from '../identity/types.js'
+// The reporting interface as one feature: its routes under /reporting/v3 (and the sandbox clock's under
+// /sandbox/v1), behind the merchant API family's gateway and answering in its errors; the report engine's job, its
+// scheduler's sweep, the pruning of expired reports and the report metrics. Built by the composition root from
+// narrowed dependencies.
 import type { OrganizationService } from '../organizations/service.js'
 import type { BlobStore } from '../platform/blobs/types.js'
 import type { Clock } from '../platform/clock.js'
-import { LabelledCounter } from '../platform/counters.js'
 import type { Dialect, Executor } from '../platform/db/database.js'
 import type { Feature } from '../platform/feature.js'
 import type { App } from '../platform/http/app.js'
 import type { Jobs } from '../platform/jobs/service.js'
 import type { JobHandler } from '../platform/jobs/types.js'
-import { createReportingAuthenticator, type ReportingAuthFailure } from '../merchant-api/auth/authenticate.js'
-import * as authRepo from '../merchant-api/auth/repository.js'
 import { createDefinitionsService, type DefinitionsService } from './report-definitions/service.js'
 import { definitionRoutes } from './report-definitions/routes.js'
-import { reportingErrors } from '../merchant-api/errors.js'
-import { reportingGateway, type ReportingGatewayOptions } from '../merchant-api/gateway.js'
+import type { MerchantApi } from '../merchant-api/feature.js'
+import { reportingGateway } from '../merchant-api/gateway.js'
 import { createReportGenerator, type ReportFinishedHook } from './reports/generate.js'
 import { createReportMetrics } from './reports/metrics.js'
 import { REPORT_JOB, type ReportJob } from './reports/queue.js'
@@ -33,7 +29,7 @@ import { onDemandRoutes } from './on-demand/routes.js'
 import { createOnDemandService, type OnDemandService } from './on-demand/service.js'
 import { subscriptionRoutes } from './report-subscriptions/routes.js'
 import { createSubscriptionsService, type SubscriptionsService } from './report-subscriptions/service.js'
-import { createTransactionService } from './transactions/service.js'
+import { createTransactionService, type TransactionService } from './transactions/service.js'
 
 export interface ReportingServices {
   definitions: DefinitionsService
@@ -47,8 +43,8 @@ export interface ReportingServices {
   generator(onProgress?: (instanceId: string, rows: number) => void): JobHandler<ReportJob>
   /** The report job's options (its lease and attempts), for a runner built outside the server. */
   readonly reportJobOptions: { leaseMs: number; maxAttempts: number }
-  /** The gateway's authenticator and refusal counters, shared with the webhooks feature. */
-  readonly gateway: ReportingGatewayOptions
+  /** The transactions store the reports read (and the sandbox's generated data). */
+  transactions: TransactionService
   onDemand: OnDemandService
 }
 
@@ -59,10 +55,9 @@ export interface ReportingDeps {
   db: Executor
   dialect: Dialect
   clock: Clock
-  keys: Pick<ReportingKeyService, 'signingKey' | 'certificates'>
   organizations: Pick<OrganizationService, 'find' | 'mayActFor' | 'descendants'>
-  /** OAuth access tokens, resolved by the OAuth feature's token service (reporting never imports OAuth). */
-  tokens: Pick<AccessTokenResolver, 'find'>
+  /** The merchant API family's gateway and errors, which reporting shares with webhooks. */
+  merchantApi: MerchantApi
   jobs: Pick<Jobs, 'enqueue'>
   /** Where report files go (gzip-compressed). */
   blobs: BlobStore
@@ -101,16 +96,7 @@ export function reportingFeature(deps: ReportingDeps): Feature<ReportingServices
   const { db, clock, jobs, blobs } = deps
   const definitions = createDefinitionsService()
   const subscriptions = createSubscriptionsService({ db, clock, definitions })
-  const failures = new LabelledCounter<ReportingAuthFailure>('reporting_authentication_failures_total', 'Reporting calls refused as unauthenticated, by reason', 'reason')
-  const authenticator = createReportingAuthenticator({
-    keys: deps.keys,
-    organizations: deps.organizations,
-    tokens: deps.tokens,
-    jwtIds: { firstSeen: (idHash, expiresAt) => authRepo.recordJwtId(deps.db, idHash, expiresAt.toISOString(), deps.clock.now().toISOString()) },
-    clock: deps.clock,
-  })
   const onDemand = createOnDemandService({ db: deps.db, organizations: deps.organizations })
-  const gateway: ReportingGatewayOptions = { authenticator, organizations: deps.organizations, failures }
   const transactions = createTransactionService({ db: { kysely: db, dialect: deps.dialect }, clock })
   const reportingClock = createReportingClock({ db, clock, sandbox: deps.sandbox })
   const reports = createReportsService({ db, clock, jobs, definitions, reportingClock, blobs, limits: deps.reports })
@@ -123,21 +109,19 @@ export function reportingFeature(deps: ReportingDeps): Feature<ReportingServices
     createReportGenerator({ db, clock, blobs, transactions, definitions, reportingClock, sandbox: deps.sandbox, leaseMs: deps.reports.leaseMs, metrics, onReportFinished: deps.onReportFinished, log: deps.log, onProgress })
   return {
     name: 'reporting',
-    services: { definitions, subscriptions, reports, scheduler, reportingClock, sandboxClock, generator, reportJobOptions, gateway, onDemand },
+    services: { definitions, subscriptions, reports, scheduler, reportingClock, sandboxClock, generator, reportJobOptions, onDemand, transactions },
     jobs: [{ kind: REPORT_JOB, handler: generator() as never, options: reportJobOptions }],
     background: [{ name: 'report scheduler', run: () => scheduler.sweep() }],
     housekeeping: [
       { name: 'expired reports', prune: () => reports.prune(deps.reports.retentionDays) },
-      { name: 'reporting jwt ids', prune: () => authRepo.deleteExpiredJwtIds(deps.db, deps.clock.now().toISOString()) },
     ],
     metrics: metrics.registry,
-    counters: [failures],
     http: {
       // The sandbox's clock is a reporting call under a prefix of its own.
       prefixes: ['/reporting/v3', ...(deps.sandbox ? ['/sandbox/v1'] : [])],
-      errors: reportingErrors(deps.clock),
+      errors: deps.merchantApi.errors,
       async register(scope) {
-        await scope.register(reportingGateway, gateway)
+        await scope.register(reportingGateway, deps.merchantApi.gateway)
         await definitionRoutes(scope, { definitions })
         await subscriptionRoutes(scope, { subscriptions })
         await reportRoutes(scope, { reports })
@@ -147,22 +131,6 @@ export function reportingFeature(deps: ReportingDeps): Feature<ReportingServices
         if (deps.sandbox) await clockRoutes(scope, { sandboxClock })
       },
     },
-    openapi: {
-      description: DESCRIPTION,
-      securitySchemes: {
-        httpSignature: {
-          type: 'apiKey',
-          in: 'header',
-          name: 'signature',
-          description: 'HTTP Signature (HmacSHA256) over host, date, request-target, digest and v-c-merchant-id, under a reporting key (finapi keys create --org)',
-        },
-        jwt: {
-          type: 'http',
-          scheme: 'bearer',
-          bearerFormat: 'JWT',
-          description: 'The SDK\'s JWT: RS256 under a certificate registered with finapi keys create --org --jwt-cert, or HS256 under a reporting key\'s shared secret',
-        },
-      },
-    },
+    openapi: { description: DESCRIPTION },
   }
 }

@@ -9,8 +9,8 @@ import type { Db } from '../platform/db/database.js'
 import type { Feature } from '../platform/feature.js'
 import type { Jobs } from '../platform/jobs/service.js'
 import { createAddressGuard, createOutboundHttp, type LookupAll } from '../platform/outbound-http.js'
-import { reportingErrors } from '../merchant-api/errors.js'
-import { reportingGateway, type ReportingGatewayOptions } from '../merchant-api/gateway.js'
+import type { MerchantApi } from '../merchant-api/feature.js'
+import { reportingGateway } from '../merchant-api/gateway.js'
 import { healthCheckHandler } from './delivery/service.js'
 import { deliveryHandler, writeDelivered, type DeliveryDeps } from './delivery/deliver.js'
 import { DELIVER_KIND, DELIVERY_JOB_MAX_ATTEMPTS, HEALTH_CHECK_KIND } from './delivery/jobs.js'
@@ -44,8 +44,8 @@ export interface WebhooksDeps {
   clock: Clock
   jobs: Pick<Jobs, 'enqueue' | 'wake' | 'completeAll'>
   organizations: Pick<OrganizationService, 'find' | 'mayActFor' | 'lineage'>
-  /** The reporting feature's gateway options: webhook calls are authenticated exactly as reporting calls. */
-  gateway: ReportingGatewayOptions
+  /** The merchant API family's gateway and errors: webhook calls are authenticated and answered as reporting calls. */
+  merchantApi: MerchantApi
   secretsKey: string
   settings: {
     mode: 'sandbox' | 'production'
@@ -105,19 +105,18 @@ export function webhooksFeature(deps: WebhooksDeps): Feature<WebhooksServices> {
     testTimeoutMs: Math.max(100, Math.min(settings.outboundTimeoutMs, settings.handlerTimeoutMs - 1_000)),
   })
   const events = createEventService({ db, clock, jobs: deps.jobs, organizations: deps.organizations })
-  const errors = reportingErrors(clock)
   const routeDeps = { delivery, subscriptions, organizations: deps.organizations }
 
   return {
     name: 'webhooks',
     services: { keys, certificates, subscriptions, events, delivery },
     http: {
-      errors,
+      errors: deps.merchantApi.errors,
       // `/sandbox/v1`'s unknown paths belong to the reporting feature, which mounts the sandbox clock there.
       prefixes: ['/notification-subscriptions', '/kms/egress', '/nrtf', '/webhooks'],
       async register(scope) {
         scope.addHook('onClose', () => http.close())
-        await scope.register(reportingGateway, deps.gateway)
+        await scope.register(reportingGateway, deps.merchantApi.gateway)
         await subscriptionRoutes(scope, { subscriptions })
         await keyRoutes(scope, { keys, certificates })
         await deliveryRoutes(scope, routeDeps)
