@@ -4,10 +4,8 @@
 import { readFile } from 'node:fs/promises'
 import { parseArgs } from 'node:util'
 import type { NotificationStatus } from '../platform/db/schema.js'
-import { DomainError } from '../platform/errors.js'
+import { EventRefused } from './events/service.js'
 import type { WebhooksServices } from './feature.js'
-import { notificationDetail, toSummary } from './delivery/log.js'
-import * as repo from './delivery/repository.js'
 import type { EventInput } from './types.js'
 
 export const WEBHOOKS_USAGE = `  events publish <file>       publish events from a JSON file (an event or an array of them) or NDJSON, all or
@@ -72,19 +70,13 @@ export async function runWebhooksCommand(command: 'events' | 'webhooks', args: s
       throw new WebhookUsageError(`cannot read ${path}: ${(err as Error).message}`)
     }
     const events = parseEvents(text).map(eventOf)
-    const notifications = await withServices(async ({ events: publisher, delivery }) => {
-      let count = 0
-      await delivery.db.transaction().execute(async (trx) => {
-        for (const [i, event] of events.entries()) {
-          try {
-            count += (await publisher.publish(event, trx)).notificationIds.length
-          } catch (err) {
-            if (err instanceof DomainError) throw new WebhookUsageError(`event ${i + 1}: ${err.details.map((d) => (d.field ? `${d.field}: ${d.reason}` : d.reason)).join('; ')}; nothing was published`)
-            throw err
-          }
-        }
-      })
-      return count
+    const notifications = await withServices(async ({ events: publisher }) => {
+      try {
+        return await publisher.publishAll(events)
+      } catch (err) {
+        if (!(err instanceof EventRefused)) throw err
+        throw new WebhookUsageError(`event ${err.index + 1}: ${err.refusal.details.map((d) => (d.field ? `${d.field}: ${d.reason}` : d.reason)).join('; ')}; nothing was published`)
+      }
     })
     return void out(`Published ${events.length} events: ${notifications} notifications, delivered by the servers on this database at their next poll.\n`)
   }
@@ -101,11 +93,11 @@ export async function runWebhooksCommand(command: 'events' | 'webhooks', args: s
   if (status && !STATUSES.includes(status)) throw new WebhookUsageError(`--status must be one of ${STATUSES.join(', ')}`)
   const limit = values.limit === undefined ? 20 : Number(values.limit)
   if (!(Number.isInteger(limit) && limit >= 1 && limit <= 10_000)) throw new WebhookUsageError('--limit must be a whole number from 1 to 10000')
-  await withServices(async ({ delivery }) => {
+  await withServices(async ({ notifications }) => {
     if (values.notification) {
       let detail
       try {
-        detail = await notificationDetail(delivery, values.notification, async () => true)
+        detail = await notifications.detail(values.notification, async () => true)
       } catch {
         throw new WebhookUsageError(`no notification ${values.notification}`)
       }
@@ -113,7 +105,7 @@ export async function runWebhooksCommand(command: 'events' | 'webhooks', args: s
       out(['trace id\tretry\ttype\tstarted\tms\tstatus\tresult\terror\tanswer', ...detail.deliveries.map((d) => [d.transactionTraceId, d.retryNumber, d.requestType, d.startedAt, d.durationMs, d.statusCode ?? '-', d.result, d.error ?? '-', JSON.stringify(d.responseExcerpt ?? '')].join('\t'))].join('\n') + '\n')
       return
     }
-    const rows = await repo.listNotifications(delivery.db, { ...(values.webhook ? { webhookId: values.webhook } : {}), ...(status ? { status } : {}), limit })
-    out(['notification\twebhook\torganization\tevent type\tstatus\tattempts\tcreated\tlast attempt', ...rows.map(toSummary).map((n) => [n.notificationId, n.webhookId, n.organizationId, n.eventType, n.status, n.attempts, n.createdAt, n.lastAttemptAt ?? '-'].join('\t'))].join('\n') + '\n')
+    const rows = await notifications.list({ ...(values.webhook ? { webhookId: values.webhook } : {}), ...(status ? { status } : {}), limit })
+    out(['notification\twebhook\torganization\tevent type\tstatus\tattempts\tcreated\tlast attempt', ...rows.map((n) => [n.notificationId, n.webhookId, n.organizationId, n.eventType, n.status, n.attempts, n.createdAt, n.lastAttemptAt ?? '-'].join('\t'))].join('\n') + '\n')
   })
 }

@@ -11,32 +11,32 @@ import type { Jobs } from '../platform/jobs/service.js'
 import { createAddressGuard, createOutboundHttp, type LookupAll } from '../platform/outbound-http.js'
 import type { MerchantApi } from '../merchant-api/feature.js'
 import { reportingGateway } from '../merchant-api/gateway.js'
-import { healthCheckHandler } from './delivery/service.js'
-import { deliveryHandler, writeDelivered, type DeliveryDeps } from './delivery/deliver.js'
+import { deliveryHandler, type DeliveryDeps } from './delivery/deliver.js'
 import { DELIVER_KIND, DELIVERY_JOB_MAX_ATTEMPTS, HEALTH_CHECK_KIND } from './delivery/jobs.js'
-import { batchLoader, groupCommit } from './delivery/batching.js'
-import { loadForDelivery, pruneFinished } from './delivery/repository.js'
-import { deliveryRoutes } from './delivery/routes.js'
+import { createDeliveryDeps, createDeliveryService, healthCheckHandler } from './delivery/service.js'
 import { SubscriptionSlots } from './delivery/slots.js'
 import { ingestionRoutes, sandboxEventRoutes } from './events/routes.js'
-import { createEventService } from './events/service.js'
+import { createEventService, type EventService } from './events/service.js'
 import { createWebhookCertificateService, type WebhookCertificateService } from './keys/certificates.js'
 import { keyRoutes } from './keys/routes.js'
 import { createWebhookKeyService, type WebhookKeyService } from './keys/service.js'
 import { createSubscriptionReader } from './notification-subscriptions/reader.js'
 import { subscriptionRoutes } from './notification-subscriptions/routes.js'
-import { createWebhookSubscriptions, type WebhookSubscriptions } from './notification-subscriptions/service.js'
-import type { EventPublisher } from './types.js'
+import { createSubscriptionStore, createWebhookSubscriptions, type WebhookSubscriptions } from './notification-subscriptions/service.js'
+import { notificationRoutes } from './notifications/routes.js'
+import { createNotificationLog, type NotificationLog } from './notifications/service.js'
+import { replayRoutes } from './replays/routes.js'
+import { createReplays } from './replays/service.js'
 
 export interface WebhooksServices {
   keys: WebhookKeyService
   /** Message-level encryption certificates (keys-asym): stored, not yet used. */
   certificates: WebhookCertificateService
   subscriptions: WebhookSubscriptions
-  /** Publish an event (the report engine: reporting.report.completed / no-data / error). */
-  events: EventPublisher
-  /** The delivery path's dependencies (the CLI's delivery log reads through them). */
-  delivery: DeliveryDeps
+  /** Publish an event (the report engine: reporting.report.completed / no-data / error; the operator's file). */
+  events: EventService
+  /** The delivery log (the CLI reads it). */
+  notifications: NotificationLog
 }
 
 export interface WebhooksDeps {
@@ -80,23 +80,26 @@ export function webhooksFeature(deps: WebhooksDeps): Feature<WebhooksServices> {
   const http = createOutboundHttp({ clock, timeoutMs: settings.outboundTimeoutMs, ...guardOptions })
   const keys = createWebhookKeyService({ db, clock, secretsKey: deps.secretsKey, organizations: deps.organizations })
   const certificates = createWebhookCertificateService({ db, clock, organizations: deps.organizations })
-  const delivery: DeliveryDeps = {
+  const store = createSubscriptionStore(db)
+  const deliveryDeps = createDeliveryDeps({
     db,
-    load: batchLoader((ids: string[]) => loadForDelivery(db, ids)),
-    commit: groupCommit(db, { parallel: deps.db.dialect === 'postgres' ? 4 : 1, writeData: writeDelivered({ clock, jobs: deps.jobs }) }),
+    parallelCommits: deps.db.dialect === 'postgres' ? 4 : 1,
     clock,
     jobs: deps.jobs,
     http,
     keys,
     subscriptions: createSubscriptionReader(db),
+    store,
     slots: new SubscriptionSlots(clock),
     random: deps.random ?? Math.random,
     worker: deps.worker,
     userAgent: 'finapi-webhooks/1',
     onStatusChange: deps.onStatusChange,
-  }
+  })
+  const delivery = createDeliveryService(deliveryDeps)
   const subscriptions = createWebhookSubscriptions({
     db,
+    clock,
     production: settings.mode === 'production',
     guard: createAddressGuard(guardOptions),
     organizations: deps.organizations,
@@ -104,12 +107,13 @@ export function webhooksFeature(deps: WebhooksDeps): Feature<WebhooksServices> {
     delivery,
     testTimeoutMs: Math.max(100, Math.min(settings.outboundTimeoutMs, settings.handlerTimeoutMs - 1_000)),
   })
-  const events = createEventService({ db, clock, jobs: deps.jobs, organizations: deps.organizations })
-  const routeDeps = { delivery, subscriptions, organizations: deps.organizations }
+  const events = createEventService({ db, clock, jobs: deps.jobs, organizations: deps.organizations, subscriptions: store, delivery })
+  const notifications = createNotificationLog({ delivery })
+  const replays = createReplays({ delivery, clock })
 
   return {
     name: 'webhooks',
-    services: { keys, certificates, subscriptions, events, delivery },
+    services: { keys, certificates, subscriptions, events, notifications },
     http: {
       errors: deps.merchantApi.errors,
       // `/sandbox/v1`'s unknown paths belong to the reporting feature, which mounts the sandbox clock there.
@@ -119,7 +123,8 @@ export function webhooksFeature(deps: WebhooksDeps): Feature<WebhooksServices> {
         await scope.register(reportingGateway, deps.merchantApi.gateway)
         await subscriptionRoutes(scope, { subscriptions })
         await keyRoutes(scope, { keys, certificates })
-        await deliveryRoutes(scope, routeDeps)
+        await replayRoutes(scope, { replays, subscriptions, clock })
+        await notificationRoutes(scope, { notifications, subscriptions, organizations: deps.organizations })
         await ingestionRoutes(scope, { events })
         if (settings.mode === 'sandbox') await sandboxEventRoutes(scope, { events, clock })
       },
@@ -127,14 +132,14 @@ export function webhooksFeature(deps: WebhooksDeps): Feature<WebhooksServices> {
     jobs: [
       {
         kind: DELIVER_KIND,
-        handler: deliveryHandler(delivery) as never,
+        handler: deliveryHandler(deliveryDeps) as never,
         // A claim outlives the attempt's deadline and a short wait for a per-subscription slot; a worker that dies
         // mid-attempt lets the job go after this.
         options: { concurrency: DELIVERY_CONCURRENCY, maxAttempts: DELIVERY_JOB_MAX_ATTEMPTS, leaseMs: 2 * settings.outboundTimeoutMs + 5_000 },
       },
-      { kind: HEALTH_CHECK_KIND, handler: healthCheckHandler(delivery) as never, options: { maxAttempts: 3, leaseMs: 2 * settings.outboundTimeoutMs + 5_000 } },
+      { kind: HEALTH_CHECK_KIND, handler: healthCheckHandler(deliveryDeps) as never, options: { maxAttempts: 3, leaseMs: 2 * settings.outboundTimeoutMs + 5_000 } },
     ],
-    housekeeping: [{ name: 'webhook notifications', prune: () => pruneFinished(db, new Date(clock.now().getTime() - RETENTION_MS).toISOString()) }],
+    housekeeping: [{ name: 'webhook notifications', prune: () => delivery.prune(new Date(clock.now().getTime() - RETENTION_MS).toISOString()) }],
     openapi: { description: DESCRIPTION },
   }
 }

@@ -1,5 +1,6 @@
 // The webhook feature's domain shapes, shared by its parts (subscriptions, events, delivery) and by the features
-// that publish events through it (the report engine): types only, so importing it costs nothing.
+// that publish events through it (the report engine), and the doors its parts use one another through: types only,
+// so importing it costs nothing.
 import type { Executor } from '../platform/db/database.js'
 import type { RetryPolicy } from './delivery/retry-policy.js'
 
@@ -70,4 +71,22 @@ export interface Published {
 export interface EventPublisher {
   publish(event: EventInput, executor?: Executor): Promise<Published>
   wake(): void
+}
+
+/**
+ * What delivery and event publishing need of the subscriptions (notification-subscriptions/service.ts gives it):
+ * reads, and the status moves a delivery makes inside its own transaction.
+ */
+export interface SubscriptionStore {
+  find(id: string, db?: Executor): Promise<Subscription | undefined>
+  /** Subscriptions of any of these organizations (an event's lineage). */
+  ofOrganizations(db: Executor, organizationIds: readonly string[]): Promise<Subscription[]>
+  /** Moves the status from one of `from` to `to`; false when it was not in `from` (someone else moved it first). */
+  moveStatus(db: Executor, id: string, from: readonly SubscriptionStatus[], to: SubscriptionStatus, reason: string | null, now: string): Promise<boolean>
+}
+
+/** Subscriptions as the delivery path reads them, remembered a second (notification-subscriptions/reader.ts). */
+export interface SubscriptionReader {
+  find(id: string): Promise<Subscription | undefined>
+  forget(id: string): void
 }

@@ -10,9 +10,7 @@ import { DeferJob, type JobHandler, type JobInfo } from '../../platform/jobs/typ
 import type { Jobs } from '../../platform/jobs/service.js'
 import type { OutboundHttp } from '../../platform/outbound-http.js'
 import type { WebhookKeyService } from '../keys/service.js'
-import * as subscriptionsRepo from '../notification-subscriptions/repository.js'
-import type { SubscriptionReader } from '../notification-subscriptions/reader.js'
-import type { Subscription } from '../types.js'
+import type { Subscription, SubscriptionReader, SubscriptionStore } from '../types.js'
 import { HEALTH_CHECK_INTERVAL_MS, enqueueHealthCheck, type DeliveryJob } from './jobs.js'
 import { attemptRequest } from './message.js'
 import * as repo from './repository.js'
@@ -34,6 +32,8 @@ export interface DeliveryDeps {
   http: OutboundHttp
   keys: Pick<WebhookKeyService, 'signingKey'>
   subscriptions: SubscriptionReader
+  /** The subscription status moves an attempt's outcome makes, in its own transaction. */
+  store: Pick<SubscriptionStore, 'find' | 'moveStatus'>
   slots: SubscriptionSlots
   random: () => number
   /** Names this process in the delivery log. */
@@ -182,7 +182,7 @@ export async function record(deps: DeliveryDeps, n: Pick<repo.NotificationRow, '
     if (o.statusCode === 410) {
       if (!(await mark('FAILED'))) return
       const reason = 'the receiver answered 410 Gone'
-      if (await subscriptionsRepo.moveStatus(trx, sub.id, ['ACTIVE', 'SUSPENDED'], 'INACTIVE', reason, nowIso)) change = { status: 'INACTIVE', reason }
+      if (await deps.store.moveStatus(trx, sub.id, ['ACTIVE', 'SUSPENDED'], 'INACTIVE', reason, nowIso)) change = { status: 'INACTIVE', reason }
       return
     }
     const gap = place.single ? undefined : delayAfter(sub.retryPolicy, place.position)
@@ -195,7 +195,7 @@ export async function record(deps: DeliveryDeps, n: Pick<repo.NotificationRow, '
     if (sub.retryPolicy.deactivateFlag === 'true' && !place.single) {
       if (!(await mark('SUSPENDED'))) return
       const reason = `notification ${n.id} failed every attempt of the retry policy`
-      if (await subscriptionsRepo.moveStatus(trx, sub.id, ['ACTIVE'], 'SUSPENDED', reason, nowIso)) {
+      if (await deps.store.moveStatus(trx, sub.id, ['ACTIVE'], 'SUSPENDED', reason, nowIso)) {
         change = { status: 'SUSPENDED', reason }
         if (sub.healthCheckUrl) await enqueueHealthCheck(deps.jobs, trx, sub.id, new Date(now.getTime() + HEALTH_CHECK_INTERVAL_MS))
       }

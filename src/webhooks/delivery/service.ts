@@ -1,17 +1,23 @@
-// What changes a subscription's deliveries as a whole: resuming a suspended subscription (its held notifications go
-// out again, each with a fresh retry policy), replaying chosen notifications (one attempt each, now), cancelling a
-// deleted subscription's undelivered ones, the health check of a suspended subscription, and the test notification.
+// The delivery module's door (DeliveryService), and what changes a subscription's deliveries as a whole: resuming a
+// suspended subscription (its held notifications go out again, each with a fresh retry policy), replaying chosen
+// notifications (one attempt each, now), cancelling a deleted subscription's undelivered ones, the health check of a
+// suspended subscription, and the test notification. The other parts of the feature (subscriptions, events, the
+// delivery log, replays) reach notifications, events and attempts only through it.
 import { randomUUID } from 'node:crypto'
 import type { Executor } from '../../platform/db/database.js'
+import type { Jobs } from '../../platform/jobs/service.js'
 import type { JobHandler } from '../../platform/jobs/types.js'
 import { TEST_EVENT } from '../catalog.js'
-import { writeEvent } from '../events/service.js'
-import * as subscriptionsRepo from '../notification-subscriptions/repository.js'
 import type { Subscription } from '../types.js'
-import { delivered, record, send, type DeliveryDeps, type Outcome } from './deliver.js'
+import { batchLoader, groupCommit } from './batching.js'
+import { delivered, record, send, writeDelivered, type DeliveryDeps, type Outcome } from './deliver.js'
 import { HEALTH_CHECK_INTERVAL_MS, enqueueDelivery, enqueueHealthCheck, type HealthCheckJob } from './jobs.js'
+import { writeEvent, type StoredEvent } from './outbox.js'
 import * as repo from './repository.js'
 import { withOffset } from './message.js'
+
+export type { StoredEvent }
+export type { AttemptRow, LogFilter, NotificationRow, WindowSelection } from './repository.js'
 
 export const TEST_MESSAGE = 'This is a test notification from finapi: your webhook receives and can verify notifications.'
 
@@ -29,10 +35,10 @@ async function redeliver(deps: DeliveryDeps, trx: Executor, rows: readonly Selec
 }
 
 /** SUSPENDED → ACTIVE, and every held notification is sent again; false when it was not suspended. */
-export async function resume(deps: DeliveryDeps, webhookId: string, reason: string): Promise<boolean> {
+async function resume(deps: DeliveryDeps, webhookId: string, reason: string): Promise<boolean> {
   const now = deps.clock.now().toISOString()
   const resumed = await deps.db.transaction().execute(async (trx) => {
-    if (!(await subscriptionsRepo.moveStatus(trx, webhookId, ['SUSPENDED'], 'ACTIVE', null, now))) return false
+    if (!(await deps.store.moveStatus(trx, webhookId, ['SUSPENDED'], 'ACTIVE', null, now))) return false
     await redeliver(deps, trx, await repo.notificationsInStatus(trx, webhookId, ['SUSPENDED']), false, now)
     return true
   })
@@ -45,7 +51,7 @@ export async function resume(deps: DeliveryDeps, webhookId: string, reason: stri
 }
 
 /** One immediate attempt of each notification selected (a replay); returns how many. */
-export async function replay(deps: DeliveryDeps, select: (trx: Executor) => Promise<Selected[]>): Promise<number> {
+async function replay(deps: DeliveryDeps, select: (trx: Executor) => Promise<Selected[]>): Promise<number> {
   const now = deps.clock.now().toISOString()
   const count = await deps.db.transaction().execute(async (trx) => redeliver(deps, trx, await select(trx), true, now))
   if (count > 0) deps.jobs.wake()
@@ -55,7 +61,7 @@ export async function replay(deps: DeliveryDeps, select: (trx: Executor) => Prom
 /** POSTs an empty body to a suspended subscription's healthCheckUrl; a 200 resumes it, anything else checks again later. */
 export function healthCheckHandler(deps: DeliveryDeps): JobHandler<HealthCheckJob> {
   return async ({ w }) => {
-    const sub = await subscriptionsRepo.find(deps.db, w)
+    const sub = await deps.store.find(w)
     if (!sub || sub.status !== 'SUSPENDED' || !sub.healthCheckUrl) return
     const res = await deps.http.request({ url: sub.healthCheckUrl, method: 'POST', headers: { 'content-length': '0', 'user-agent': deps.userAgent, 'v-c-webhook-id': sub.id }, body: '' })
     if (res.ok && res.status === 200 && (await resume(deps, sub.id, 'the health check answered 200'))) return
@@ -82,7 +88,7 @@ export interface TestResult {
  * attempt made during the call (whatever the subscription's status), its retries through the outbox by the policy.
  * A delivered test resumes a suspended subscription (the way back for one without a healthCheckUrl).
  */
-export async function sendTest(deps: DeliveryDeps, sub: Subscription, timeoutMs: number): Promise<TestResult> {
+async function sendTest(deps: DeliveryDeps, sub: Subscription, timeoutMs: number): Promise<TestResult> {
   const now = deps.clock.now()
   const nowIso = now.toISOString()
   const productId = sub.products[0]?.productId ?? 'webhooks'
@@ -115,5 +121,52 @@ export async function sendTest(deps: DeliveryDeps, sub: Subscription, timeoutMs:
   }
 }
 
-/** A deleted subscription's undelivered notifications are cancelled in the deleting transaction. */
-export const cancelUndelivered = repo.cancelUndelivered
+/** What a replay sends again: the notifications of the trace ids given, or those in a status within a window. */
+export type ReplaySelection = { traceIds: readonly string[] } | Omit<repo.WindowSelection, 'webhookId'>
+
+export interface DeliveryService {
+  /** Writes an event and a notification per subscriber in `trx`, with delivery jobs unless `send` is false (the test call sends itself). */
+  writeEvent(trx: Executor, event: StoredEvent, subscribers: readonly Subscription[], now: string, options?: { send?: boolean }): Promise<string[]>
+  /** SUSPENDED → ACTIVE, and every held notification is sent again; false when it was not suspended. */
+  resume(webhookId: string, reason: string): Promise<boolean>
+  /** One immediate attempt of each notification selected; returns how many. */
+  replay(webhookId: string, selection: ReplaySelection): Promise<number>
+  /** The test notification: its first attempt made now (see sendTest). */
+  sendTest(sub: Subscription, timeoutMs: number): Promise<TestResult>
+  /** A deleted subscription's undelivered notifications are cancelled in the deleting transaction. */
+  cancelUndelivered(trx: Executor, webhookId: string, now: string): Promise<number>
+  /** Forgets the delivery path's remembered copy of a subscription that changed. */
+  forget(webhookId: string): void
+  /** The delivery log: notifications, newest first. */
+  notifications(filter: repo.LogFilter): Promise<repo.NotificationRow[]>
+  notification(id: string): Promise<repo.NotificationRow | undefined>
+  attempts(notificationId: string): Promise<repo.AttemptRow[]>
+  /** Deletes finished notifications (and their events and attempts) older than `before`. */
+  prune(before: string): Promise<number>
+}
+
+export function createDeliveryService(deps: DeliveryDeps): DeliveryService {
+  return {
+    writeEvent: (trx, event, subscribers, now, options = {}) => writeEvent(options.send === false ? undefined : deps.jobs, trx, event, subscribers, now),
+    resume: (webhookId, reason) => resume(deps, webhookId, reason),
+    replay: (webhookId, selection) =>
+      replay(deps, (trx) => ('traceIds' in selection ? repo.notificationsByTraceIds(trx, webhookId, selection.traceIds) : repo.notificationsInWindow(trx, { ...selection, webhookId }))),
+    sendTest: (sub, timeoutMs) => sendTest(deps, sub, timeoutMs),
+    cancelUndelivered: (trx, webhookId, now) => repo.cancelUndelivered(trx, webhookId, now),
+    forget: (webhookId) => deps.subscriptions.forget(webhookId),
+    notifications: (filter) => repo.listNotifications(deps.db, filter),
+    notification: (id) => repo.findNotification(deps.db, id),
+    attempts: (notificationId) => repo.attemptsOf(deps.db, notificationId),
+    prune: (before) => repo.pruneFinished(deps.db, before),
+  }
+}
+
+/** The delivery path's dependencies, with its batched loads and group commit built over the database. */
+export function createDeliveryDeps(deps: Omit<DeliveryDeps, 'load' | 'commit' | 'jobs'> & { jobs: Pick<Jobs, 'enqueue' | 'wake' | 'completeAll'>; parallelCommits: number }): DeliveryDeps {
+  const { parallelCommits: parallel, ...rest } = deps
+  return {
+    ...rest,
+    load: batchLoader((ids: string[]) => repo.loadForDelivery(deps.db, ids)),
+    commit: groupCommit(deps.db, { parallel, writeData: writeDelivered({ clock: deps.clock, jobs: deps.jobs }) }),
+  }
+}

@@ -1,67 +1,42 @@
 // Publishing events: the event and one notification per subscription that hears it are written in one transaction —
-// the caller's, when it passes one (an outbox) — with a delivery job for each notification of an active
-// subscription. A subscription hears an event of its own organization, and with notificationScope DESCENDANTS (the
-// default) the events of every organization below it; it must list the event's product and type. An inactive
-// subscription's notification is kept (HELD) for a replay; a suspended one's (SUSPENDED) is sent when it resumes.
+// the caller's, when it passes one (an outbox) — by the delivery module (delivery/outbox.ts). A subscription hears an
+// event of its own organization, and with notificationScope DESCENDANTS (the default) the events of every
+// organization below it; it must list the event's product and type.
 import { randomUUID } from 'node:crypto'
 import type { OrganizationService } from '../../organizations/service.js'
 import type { Clock } from '../../platform/clock.js'
 import type { Executor } from '../../platform/db/database.js'
-import type { NotificationStatus } from '../../platform/db/schema.js'
-import { invalid, notFound, type ErrorDetail } from '../../platform/errors.js'
+import { DomainError, invalid, notFound, type ErrorDetail } from '../../platform/errors.js'
 import type { Jobs } from '../../platform/jobs/service.js'
 import { INVOICING_PRODUCT, productOf } from '../catalog.js'
-import { enqueueDelivery } from '../delivery/jobs.js'
-import * as deliveryRepo from '../delivery/repository.js'
-import * as subscriptionsRepo from '../notification-subscriptions/repository.js'
-import type { EventInput, EventPublisher, Published, Subscription } from '../types.js'
+import type { DeliveryService, StoredEvent } from '../delivery/service.js'
+import type { EventInput, EventPublisher, Published, SubscriptionStore } from '../types.js'
 
 export interface EventsDeps {
   db: Executor
   clock: Clock
   jobs: Pick<Jobs, 'enqueue' | 'wake'>
   organizations: Pick<OrganizationService, 'lineage'>
+  subscriptions: Pick<SubscriptionStore, 'ofOrganizations'>
+  delivery: Pick<DeliveryService, 'writeEvent'>
 }
 
-export interface StoredEvent {
-  id: string
-  organizationId: string
-  productId: string
-  eventType: string
-  /** The payload element every notification of the event carries. */
-  payload: Record<string, unknown>
-  source: string
-  eventDate: string
+export interface EventService extends EventPublisher {
+  /**
+   * Publishes every event in one transaction, all or nothing (an operator's file); returns the notifications written.
+   * Deliveries start at the next poll of the servers on the database. A refused event throws EventRefused.
+   */
+  publishAll(inputs: readonly EventInput[]): Promise<number>
 }
 
-/** The notification status a new notification of this subscription starts in. */
-const startStatus = (s: Subscription): NotificationStatus => (s.status === 'ACTIVE' ? 'PENDING' : s.status === 'SUSPENDED' ? 'SUSPENDED' : 'HELD')
-
-/**
- * Writes the event and a notification for each subscription given, with a delivery job for each that can be sent
- * now (none when `jobs` is undefined: the caller attempts it itself).
- */
-export async function writeEvent(jobs: Pick<Jobs, 'enqueue'> | undefined, trx: Executor, event: StoredEvent, subscribers: readonly Subscription[], now: string): Promise<string[]> {
-  await deliveryRepo.insertEvent(trx, { id: event.id, organization_id: event.organizationId, product_id: event.productId, event_type: event.eventType, payload: JSON.stringify(event.payload), source: event.source, event_date: event.eventDate, created_at: now })
-  const rows = subscribers.map((s) => ({
-    id: randomUUID(),
-    event_id: event.id,
-    webhook_id: s.id,
-    organization_id: s.organizationId,
-    product_id: event.productId,
-    event_type: event.eventType,
-    status: startStatus(s),
-    attempts: 0,
-    generation: 0,
-    next_attempt_at: s.status === 'ACTIVE' ? now : null,
-    last_attempt_at: null,
-    delivered_at: null,
-    created_at: now,
-    updated_at: now,
-  }))
-  await deliveryRepo.insertNotifications(trx, rows)
-  if (jobs) for (const row of rows) if (row.status === 'PENDING') await enqueueDelivery(jobs, trx, { n: row.id, g: 0, b: 0, o: 0 })
-  return rows.map((r) => r.id)
+/** The event at `index` (from 0) was refused; nothing was published. */
+export class EventRefused extends Error {
+  constructor(
+    readonly index: number,
+    readonly refusal: DomainError,
+  ) {
+    super(`event ${index + 1}: ${refusal.message}`)
+  }
 }
 
 /** The payload element: the event's data, preferences and metadata, and the organization it happened in. */
@@ -86,12 +61,12 @@ export function checkEvent(input: EventInput): ErrorDetail[] {
   return details
 }
 
-export function createEventService(deps: EventsDeps): EventPublisher {
+export function createEventService(deps: EventsDeps): EventService {
   async function write(trx: Executor, input: EventInput): Promise<Published> {
     const productId = productOf(input.eventType)!
     const lineage = await deps.organizations.lineage(input.organizationId, trx)
     if (lineage.length === 0) throw notFound([{ field: 'organizationId', reason: 'no such organization' }])
-    const candidates = await subscriptionsRepo.ofOrganizations(trx, lineage)
+    const candidates = await deps.subscriptions.ofOrganizations(trx, lineage)
     const hearing = candidates.filter(
       (s) => (s.organizationId === input.organizationId || s.notificationScope === 'DESCENDANTS') && s.products.some((p) => p.productId === productId && p.eventTypes.includes(input.eventType)),
     )
@@ -105,17 +80,35 @@ export function createEventService(deps: EventsDeps): EventPublisher {
       source: input.source ?? 'api',
       eventDate: (input.eventDate ?? deps.clock.now()).toISOString(),
     }
-    return { eventId: event.id, productId, eventDate: event.eventDate, notificationIds: await writeEvent(deps.jobs, trx, event, hearing, now) }
+    return { eventId: event.id, productId, eventDate: event.eventDate, notificationIds: await deps.delivery.writeEvent(trx, event, hearing, now) }
+  }
+
+  const checked = (input: EventInput) => {
+    const details = checkEvent(input)
+    if (details.length > 0) throw invalid(details)
+    return input
   }
 
   return {
     async publish(input, executor) {
-      const details = checkEvent(input)
-      if (details.length > 0) throw invalid(details)
-      if (executor) return write(executor, input)
-      const published = await deps.db.transaction().execute((trx) => write(trx, input))
+      if (executor) return write(executor, checked(input))
+      const published = await deps.db.transaction().execute((trx) => write(trx, checked(input)))
       deps.jobs.wake()
       return published
+    },
+    async publishAll(inputs) {
+      return deps.db.transaction().execute(async (trx) => {
+        let count = 0
+        for (const [index, input] of inputs.entries()) {
+          try {
+            count += (await write(trx, checked(input))).notificationIds.length
+          } catch (err) {
+            if (err instanceof DomainError) throw new EventRefused(index, err)
+            throw err
+          }
+        }
+        return count
+      })
     },
     wake: () => deps.jobs.wake(),
   }

@@ -2,15 +2,10 @@
 // most attempts of a busy moment are for few subscriptions. Changes made in this process forget the entry at once;
 // another process's change is seen within the second.
 import type { Executor } from '../../platform/db/database.js'
-import type { Subscription } from '../types.js'
+import type { Subscription, SubscriptionReader } from '../types.js'
 import * as repo from './repository.js'
 
 const TTL_MS = 1_000
-
-export interface SubscriptionReader {
-  find(id: string): Promise<Subscription | undefined>
-  forget(id: string): void
-}
 
 export function createSubscriptionReader(db: Executor, now: () => number = () => performance.now()): SubscriptionReader {
   // The promise is remembered, so the many attempts that miss at once share one read.

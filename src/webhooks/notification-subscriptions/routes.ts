@@ -5,8 +5,7 @@ import { Type } from 'typebox'
 import type { App } from '../../platform/http/app.js'
 import { actingOrganization } from '../../merchant-api/gateway.js'
 import { failureBody } from '../../merchant-api/schemas.js'
-import { TestNotification } from '../delivery/schemas.js'
-import { CreateWebhook, ListQuery, OrganizationParams, ProductList, UpdatedWebhook, UpdateStatus, UpdateWebhook, Webhook, WebhookIdParams, WebhookList } from './schemas.js'
+import { CreateWebhook, ListQuery, OrganizationParams, ProductList, TestNotification, UpdatedWebhook, UpdateStatus, UpdateWebhook, Webhook, WebhookIdParams, WebhookList } from './schemas.js'
 import type { WebhookSubscriptions } from './service.js'
 
 const tags = ['Webhooks']

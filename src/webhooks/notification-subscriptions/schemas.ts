@@ -128,3 +128,21 @@ export const ProductList = Type.Array(
   { description: 'The products and event types the organization may subscribe to (a bare JSON array)' },
 )
 export type ProductList = Static<typeof ProductList>
+
+/** The test call's answer (the SDK's InlineResponse2019). */
+export const TestNotification = Type.Object(
+  {
+    eventDate: Type.String(),
+    eventType: Type.String(),
+    organizationId: Type.String(),
+    payloads: Type.Object({ testPayload: Type.Object({ message: Type.String() }) }),
+    productId: Type.String(),
+    requestType: Type.String(),
+    retryNumber: Type.Integer(),
+    transactionTraceId: Type.String(),
+    webhookId: Type.String(),
+    deliveryStatus: Type.String({ enum: ['DELIVERED', 'RETRY', 'FAILED'], description: 'This project’s addition: what the receiver made of it (RETRY: retried by the policy)' }),
+    responseCode: Type.Optional(Type.Integer({ description: 'The receiver’s HTTP status, when it answered' })),
+  },
+  { description: 'The test notification, delivered and signed like any notification' },
+)

@@ -4,26 +4,27 @@
 // exactly as an unknown one. Nothing is stored when a request has a problem: every problem is answered at once.
 import { randomUUID } from 'node:crypto'
 import type { OrganizationService } from '../../organizations/service.js'
+import type { Clock } from '../../platform/clock.js'
 import type { Executor } from '../../platform/db/database.js'
 import { invalid, notFound, type ErrorDetail } from '../../platform/errors.js'
 import type { AddressGuard } from '../../platform/outbound-http.js'
 import { PRODUCTS } from '../catalog.js'
-import { cancelUndelivered, resume, sendTest, type TestResult } from '../delivery/service.js'
-import type { DeliveryDeps } from '../delivery/deliver.js'
+import type { DeliveryService, TestResult } from '../delivery/service.js'
 import type { Acting, WebhookKeyService } from '../keys/service.js'
-import type { Subscription } from '../types.js'
+import type { Subscription, SubscriptionStore } from '../types.js'
 import * as repo from './repository.js'
 import type { CreateWebhook, ProductList, UpdatedWebhook, UpdateStatus, UpdateWebhook, Webhook } from './schemas.js'
 import { checkProducts, checkRetryPolicy, checkScope, checkSecurityPolicy, checkUrl, type Details } from './validate.js'
 
 export interface SubscriptionDeps {
   db: Executor
+  clock: Clock
   /** https only, and the URL checks of production. */
   production: boolean
   guard: Pick<AddressGuard, 'check'>
   organizations: Pick<OrganizationService, 'mayActFor'>
   keys: Pick<WebhookKeyService, 'usable' | 'signingKey'>
-  delivery: DeliveryDeps
+  delivery: Pick<DeliveryService, 'resume' | 'sendTest' | 'cancelUndelivered' | 'forget'>
   /** The test call's attempt is made during the request: it must end well before the request's own deadline. */
   testTimeoutMs: number
 }
@@ -58,11 +59,19 @@ export function toWebhook(s: Subscription): Webhook {
   }
 }
 
+/** The subscriptions as delivery and event publishing read and move them (their door to this module's rows). */
+export function createSubscriptionStore(db: Executor): SubscriptionStore {
+  return {
+    find: (id, executor = db) => repo.find(executor, id),
+    ofOrganizations: (executor, organizationIds) => repo.ofOrganizations(executor, organizationIds),
+    moveStatus: (executor, id, from, to, reason, now) => repo.moveStatus(executor, id, from, to, reason, now),
+  }
+}
+
 const unknownWebhook = () => notFound([{ field: 'webhookId', reason: 'no such webhook subscription' }])
 
 export function createWebhookSubscriptions(deps: SubscriptionDeps): WebhookSubscriptions {
-  const { db } = deps
-  const clock = deps.delivery.clock
+  const { db, clock } = deps
 
   async function owned(acting: Acting, id: string): Promise<Subscription> {
     const sub = await repo.find(db, id)
@@ -150,7 +159,7 @@ export function createWebhookSubscriptions(deps: SubscriptionDeps): WebhookSubsc
       await checkReachAndKey(next, details)
       if (details.length > 0) throw invalid(details)
       await repo.replace(db, next)
-      deps.delivery.subscriptions.forget(id)
+      deps.delivery.forget(id)
       return { ...toWebhook(next), updatedOn: next.updatedAt }
     },
 
@@ -160,9 +169,9 @@ export function createWebhookSubscriptions(deps: SubscriptionDeps): WebhookSubsc
       if (status !== 'ACTIVE' && status !== 'INACTIVE') throw invalid([{ field: 'status', reason: 'must be ACTIVE or INACTIVE' }])
       const now = clock.now().toISOString()
       if (status === 'INACTIVE') await repo.moveStatus(db, id, ['ACTIVE', 'SUSPENDED'], 'INACTIVE', null, now)
-      else if (sub.status === 'SUSPENDED') await resume(deps.delivery, id, 'activated by its owner')
+      else if (sub.status === 'SUSPENDED') await deps.delivery.resume(id, 'activated by its owner')
       else await repo.moveStatus(db, id, ['INACTIVE'], 'ACTIVE', null, now)
-      deps.delivery.subscriptions.forget(id)
+      deps.delivery.forget(id)
     },
 
     async remove(acting, id) {
@@ -170,13 +179,13 @@ export function createWebhookSubscriptions(deps: SubscriptionDeps): WebhookSubsc
       const now = clock.now().toISOString()
       await db.transaction().execute(async (trx) => {
         await repo.remove(trx, id)
-        await cancelUndelivered(trx, id, now)
+        await deps.delivery.cancelUndelivered(trx, id, now)
       })
-      deps.delivery.subscriptions.forget(id)
+      deps.delivery.forget(id)
     },
 
     async test(acting, id) {
-      return sendTest(deps.delivery, await owned(acting, id), deps.testTimeoutMs)
+      return deps.delivery.sendTest(await owned(acting, id), deps.testTimeoutMs)
     },
   }
 }
