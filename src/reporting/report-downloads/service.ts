@@ -1,7 +1,7 @@
 // Which report a download names: the organization's completed report of that name whose window ends on that date
 // in its own zone (and at reportTime, when several do). The file itself is sent by download.ts.
 import { invalid, notFound } from '../../platform/errors.js'
-import { offsetMs } from '../scheduler/zoned-time.js'
+import { offsetMs } from '../zoned-time.js'
 import type { InstanceRow, ReportsService } from '../reports/service.js'
 import { reportDate, reportTime } from '../reports/view.js'
 import type { DownloadQuery } from './schemas.js'

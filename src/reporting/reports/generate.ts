@@ -16,14 +16,14 @@ import { every } from '../../platform/timers.js'
 import type { DefinitionsService } from '../report-definitions/service.js'
 import type { TransactionType } from '../transactions/catalog.js'
 import type { ReportRow, ReportRowQuery, TransactionService } from '../transactions/service.js'
-import type { ReportingClock } from '../scheduler/clocks.js'
+import type { ReportingClock } from '../clocks/service.js'
 import { EXTENSIONS, fileWriter, negate, NEGATIVE_TYPES, SIGNED_FIELDS, type ReportFormat } from './formats.js'
 import type { ReportMetrics } from './metrics.js'
 import type { ReportJob } from './queue.js'
 import { finishRun, getInstance, insertEvent, requeueRun, startRun, type InstanceRow, type RunResult } from './repository.js'
 import type { SearchResult } from './schemas.js'
 import { searchResult } from './view.js'
-import { formatInZone } from '../scheduler/zoned-time.js'
+import { formatInZone } from '../zoned-time.js'
 
 /** What the webhooks feature is told when a report ends, inside the transaction that records it. */
 export interface ReportFinishedEvent {

@@ -5,7 +5,7 @@ import type { ErrorDetail } from '../../platform/errors.js'
 import type { DefinitionFacts, DefinitionsService } from '../report-definitions/service.js'
 import { checkContent, reportFormats, type ReportContent } from '../report-subscriptions/validate.js'
 import { TIME_ZONES } from '../report-subscriptions/time-zones.js'
-import { localToInstant } from '../scheduler/zoned-time.js'
+import { localToInstant } from '../zoned-time.js'
 import type { OneTimeBody } from './schemas.js'
 
 const ZONES = new Set(TIME_ZONES)

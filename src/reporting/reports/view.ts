@@ -3,7 +3,7 @@
 // instant; reportTime: the local time of the window's end).
 import type { ReportDetail, SearchResult } from './schemas.js'
 import type { InstanceRow } from './repository.js'
-import { formatInZone, isoDate, localDateTime } from '../scheduler/zoned-time.js'
+import { formatInZone, isoDate, localDateTime } from '../zoned-time.js'
 
 export const REPORT_DOWNLOADS_PATH = '/reporting/v3/report-downloads'
 

@@ -2,7 +2,7 @@
 // report due for it by then, in order, as the scheduler would have (the job runner generates them within a poll).
 import { invalid } from '../../platform/errors.js'
 import { parseDateTime } from '../reports/validate.js'
-import type { ReportingClock } from '../scheduler/clocks.js'
+import type { ReportingClock } from '../clocks/service.js'
 import type { Scheduler } from '../scheduler/service.js'
 import type { ClockState } from './schemas.js'
 

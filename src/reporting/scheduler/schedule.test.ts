@@ -2,7 +2,7 @@
 // daily, weekly and monthly (day 31) runs per zone checked against properties stated independently of the code.
 import { describe, expect, it } from 'vitest'
 import { nextRun, previousRun, runsOn, windowEndingAt, type Schedule } from './schedule.js'
-import { formatInZone, localDateTime, localToInstant, offsetMs } from './zoned-time.js'
+import { formatInZone, localDateTime, localToInstant, offsetMs } from '../zoned-time.js'
 
 const ZONES = ['America/New_York', 'Europe/London', 'Australia/Sydney', 'Australia/Lord_Howe', 'America/St_Johns', 'Asia/Katmandu', 'GMT']
 const daily = (timezone: string, startTime = '0900'): Schedule => ({ frequency: 'DAILY', timezone, startTime, startDay: null, interval: null })

@@ -2,7 +2,7 @@
 // time of its zone, and the window each run covers — from the schedule's previous run to this one, so a daily
 // window is 23 or 25 real hours across a change of daylight saving time. Local times a change skips or repeats
 // follow localToInstant's policy (skipped: read with the offset before the change; repeated: the first one).
-import { addDays, daysInMonth, localDateTime, localToInstant, weekday } from './zoned-time.js'
+import { addDays, daysInMonth, localDateTime, localToInstant, weekday } from '../zoned-time.js'
 
 export type ScheduledFrequency = 'DAILY' | 'WEEKLY' | 'MONTHLY' | 'USER_DEFINED'
 

@@ -8,7 +8,7 @@ import { randomUUID } from 'node:crypto'
 import type { Clock } from '../../platform/clock.js'
 import type { Executor } from '../../platform/db/database.js'
 import type { NewInstance, ReportsService } from '../reports/service.js'
-import type { ReportingClock } from './clocks.js'
+import type { ReportingClock } from '../clocks/service.js'
 import { advanceSchedule, deleteSchedule, dueSchedules, insertSchedule, orphanedSchedules, resyncSchedule, unsyncedSubscriptions, type SubscriptionRow } from './repository.js'
 import { nextRun, windowEndingAt, type Schedule, type ScheduledFrequency, type Window } from './schedule.js'
 
