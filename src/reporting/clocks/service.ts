@@ -4,7 +4,7 @@
 import type { Clock } from '../../platform/clock.js'
 import type { Executor } from '../../platform/db/database.js'
 import { conflict, invalid } from '../../platform/errors.js'
-import { clockOffset, clockOffsets, moveClock } from '../scheduler/repository.js'
+import { clockOffset, clockOffsets, moveClock } from './repository.js'
 
 export interface ReportingClock {
   readonly sandbox: boolean
