@@ -11,8 +11,8 @@ import { LabelledCounter } from '../platform/counters.js'
 import type { Executor } from '../platform/db/database.js'
 import type { Feature } from '../platform/feature.js'
 import type { ErrorFamily } from '../platform/http/error-family.js'
-import { createReportingAuthenticator, type ReportingAuthFailure } from './auth/authenticate.js'
-import * as authRepo from './auth/repository.js'
+import type { ReportingAuthFailure } from './auth/authenticate.js'
+import { createMerchantAuth } from './auth/service.js'
 import { reportingErrors } from './errors.js'
 import type { ReportingGatewayOptions } from './gateway.js'
 
@@ -33,19 +33,13 @@ export interface MerchantApiDeps {
 }
 
 export function merchantApiFeature(deps: MerchantApiDeps): Feature<MerchantApi> {
-  const { db, clock } = deps
+  const { clock } = deps
   const failures = new LabelledCounter<ReportingAuthFailure>('reporting_authentication_failures_total', 'Reporting calls refused as unauthenticated, by reason', 'reason')
-  const authenticator = createReportingAuthenticator({
-    keys: deps.keys,
-    organizations: deps.organizations,
-    tokens: deps.tokens,
-    jwtIds: { firstSeen: (idHash, expiresAt) => authRepo.recordJwtId(db, idHash, expiresAt.toISOString(), clock.now().toISOString()) },
-    clock,
-  })
+  const { authenticator, pruneJwtIds } = createMerchantAuth(deps)
   return {
     name: 'merchant-api',
     services: { gateway: { authenticator, organizations: deps.organizations, failures }, errors: reportingErrors(clock) },
-    housekeeping: [{ name: 'reporting jwt ids', prune: () => authRepo.deleteExpiredJwtIds(db, clock.now().toISOString()) }],
+    housekeeping: [{ name: 'reporting jwt ids', prune: pruneJwtIds }],
     counters: [failures],
     openapi: {
       securitySchemes: {

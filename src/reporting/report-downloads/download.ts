@@ -9,7 +9,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify'
 import type { BlobStore } from '../../platform/blobs/types.js'
 import { internal } from '../../platform/errors.js'
 import { EXTENSIONS, type ReportFormat } from '../reports/formats.js'
-import type { InstanceRow } from '../reports/repository.js'
+import type { InstanceRow } from '../reports/service.js'
 
 /** True when the client lists gzip (or `*`) without q=0. */
 export function acceptsGzip(header: string | string[] | undefined): boolean {
