@@ -23,7 +23,7 @@ import { periodic } from './platform/timers.js'
 import { validatorCompiler } from './platform/validation.js'
 import { SANDBOX_LOGINS } from './banking/sandbox-data.js'
 import { SANDBOX_MERCHANT_USERS } from './identity/merchant-users/service.js'
-import { SANDBOX_REPORTING_KEYS } from './organizations/sandbox.js'
+import { SANDBOX_REPORTING_KEYS } from './applications/reporting-keys/sandbox.js'
 import { createServices, type Infrastructure, type ServiceOptions, type Services } from './services.js'
 
 export const VERSION: string = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')).version

@@ -2,18 +2,13 @@
 // registered as a public OAuth client), the fixed sandbox customers (loaded once, through the same importer
 // operators use), organizations, reporting keys, reporting OAuth clients and the merchant user, and each sandbox
 // merchant's generated transactions. In production, none of the sandbox's reporting identities may be active.
-import { importData } from './banking/accounts/import.js'
-import { SANDBOX_CUSTOMER_1_ID, sandboxDataset } from './banking/sandbox-data.js'
-import { createIdentityImport } from './identity/import.js'
-import { SANDBOX_MERCHANT_USERS, activeSandboxMerchantUsers } from './identity/merchant-users/service.js'
-import { customerExists } from './identity/service.js'
-import { activeSandboxClients, ensureSandboxReportingClients } from './oauth/clients/sandbox.js'
+import { activeSandboxKeys, ensureSandboxKeys } from './applications/reporting-keys/sandbox.js'
 import type { Config } from './config.js'
-import type { Clock } from './platform/clock.js'
+import { SANDBOX_MERCHANT_USERS, activeSandboxMerchantUsers } from './identity/merchant-users/service.js'
+import { activeSandboxClients, ensureSandboxReportingClients } from './oauth/clients/sandbox.js'
+import { ensureSandboxOrganizations } from './organizations/sandbox.js'
 import type { Db } from './platform/db/database.js'
 import { migrateToLatest } from './platform/db/migrate.js'
-import { ensureSandboxTransactions } from './reporting/transactions/generate.js'
-import { activeSandboxKeys, ensureSandboxOrganizations } from './organizations/sandbox.js'
 import type { Services } from './services.js'
 
 /**
@@ -22,28 +17,21 @@ import type { Services } from './services.js'
  */
 export async function prepareDatabase(
   config: Config,
-  infrastructure: { db: Db; clock: Clock },
-  services: Pick<Services, 'applications' | 'oauth' | 'organizations' | 'reportingKeys' | 'merchantUsers'>,
+  infrastructure: { db: Db },
+  services: Pick<Services, 'applications' | 'oauth' | 'organizations' | 'reportingKeys' | 'merchantUsers' | 'banking' | 'reporting'>,
   options: { operator?: boolean } = {},
 ): Promise<string[]> {
-  const { db, clock } = infrastructure
-  const applied = await migrateToLatest(db)
+  const applied = await migrateToLatest(infrastructure.db)
   if (config.mode === 'sandbox' && config.sandboxApiKey) {
     await services.applications.ensureSandboxKey(config.sandboxApiKey)
     await services.oauth.clients.ensureSandboxClient()
-    await ensureSandboxOrganizations(services)
+    await ensureSandboxOrganizations(services.organizations)
+    await ensureSandboxKeys(services.reportingKeys)
     // After the organizations they belong to; each hashes a published secret (scrypt), so side by side.
     await Promise.all([ensureSandboxReportingClients(services.oauth.clients), ...SANDBOX_MERCHANT_USERS.map((user) => services.merchantUsers.ensure(user))])
-    if (!(await customerExists(db, SANDBOX_CUSTOMER_1_ID))) {
-      try {
-        await importData({ db, clock, identity: createIdentityImport(config.secretsKey) }, sandboxDataset())
-      } catch (err) {
-        // Another process starting on the same database may have loaded it first.
-        if (!(await customerExists(db, SANDBOX_CUSTOMER_1_ID))) throw err
-      }
-    }
+    await services.banking.ensureSandboxCustomers()
     // Every sandbox merchant's reports have 90 days of transactions ending today (on the injected clock), once.
-    await ensureSandboxTransactions(db, clock)
+    await services.reporting.transactions.ensureSandboxData()
   }
   if (config.mode === 'production' && !options.operator) {
     // The sandbox identities' secrets are public: a production database that holds one (say, one first run in

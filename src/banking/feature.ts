@@ -13,6 +13,7 @@ import { createAuthService, type AuthService } from './auth/service.js'
 import { bankingErrors } from './errors.js'
 import { gateway } from './gateway/plugin.js'
 import { accountRoutes } from './accounts/routes.js'
+import { ensureSandboxCustomers } from './accounts/sandbox.js'
 import { authRoutes } from './auth/routes.js'
 import { tokenCheck } from './auth/token-check.js'
 import { SANDBOX_CUSTOMER_1_ID } from './sandbox-data.js'
@@ -20,6 +21,8 @@ import { SANDBOX_CUSTOMER_1_ID } from './sandbox-data.js'
 export interface BankingServices {
   auth: AuthService
   accounts: AccountsService
+  /** Loads the sandbox's customers and accounts, once (sandbox mode's start). */
+  ensureSandboxCustomers(): Promise<void>
 }
 
 /** Routes mounted under /v2 behind the gateway, beside the banking routes (the tests' probe routes). */
@@ -62,7 +65,7 @@ export function bankingFeature(deps: BankingDeps): Feature<BankingServices> {
   const accounts = createAccountsService({ db })
   return {
     name: 'banking',
-    services: { auth, accounts },
+    services: { auth, accounts, ensureSandboxCustomers: () => ensureSandboxCustomers({ db, clock, identity: deps.identity }) },
     http: {
       prefixes: ['/v2'],
       errors: bankingErrors,

@@ -7,6 +7,7 @@ import type { Clock } from '../platform/clock.js'
 import { randomSecret, sha256Hex, sha256HexMemo, verifySecret, type HashMemo } from '../platform/crypto.js'
 import type { Db } from '../platform/db/database.js'
 import { unauthenticated } from '../platform/errors.js'
+import { createIdentityImport, type IdentityImport } from './import.js'
 import * as repo from './repository.js'
 import { checkDeviceSignature, legacyPartyLookupKey, partyLookupKey, partyLookupSecret, softCredentialLookupKey, tokenOf } from './secrets.js'
 import type { AccessTokenResolver, Claim, CredentialSummary, Principal, SessionPrincipal, VerifiedCredential } from './types.js'
@@ -93,6 +94,9 @@ export interface IdentityService extends PrincipalResolver {
   listCredentials(customerId: string): Promise<CredentialSummary[]>
   /** Operators: revokes one credential and ends the sessions it opened; a later claim with it fails like any other. */
   revokeCredential(id: string): Promise<boolean>
+  customerExists(id: string): Promise<boolean>
+  /** Identity's side of the importer (customers and credentials), run in the importer's transaction. */
+  readonly importer: IdentityImport
 }
 
 export interface IdentityDeps {
@@ -276,6 +280,9 @@ export function createIdentityService(deps: IdentityDeps): IdentityService {
         organizationId: access.organizationId,
       }
     },
+
+    customerExists: (id) => customerExists(db, id),
+    importer: createIdentityImport(deps.secretsKey),
 
     async endSession(tokenHash) {
       await repo.revokeSession(db.kysely, tokenHash, clock.now().toISOString())
