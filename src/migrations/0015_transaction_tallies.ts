@@ -1,15 +1,14 @@
 import { PostgresAdapter, sql, type Kysely } from 'kysely'
-import type { Transaction, TransactionType } from '../reporting/transactions/catalog.js'
-import { detailSections, linkedAuthorizationIds, renderSections } from '../reporting/transactions/details.js'
-import { addTally, eventsOf, mergeTallies, tallyKey, type Tally } from '../reporting/transactions/tallies.js'
+import { detailSections, linkedAuthorizationIds, renderSections } from './0015_transaction_tallies/details.js'
+import { addTally, eventsOf, mergeTallies, tallyKey, type Tally, type Transaction, type TransactionType } from './0015_transaction_tallies/tallies.js'
 
-// The on-demand reports' derived data: tallies (reporting/transactions/tallies.ts), counts and exact decimal-text
-// sums per organization, hour or funding day, category, card brand and currency, so that a page at any offset and
-// every aggregate reads a few hundred tally rows instead of every transaction of a window; events, an index of
-// times held inside `fields` (conversions, notifications of change); and details (details.ts), each submitted
-// purchase or refund rendered as its report lists it. The store keeps all three in step with its rows from here
-// on; rows stored before this migration are derived here, an organization at a time. The rules are imported
-// rather than copied because they are pure and a copy could only drift from what the store writes.
+// The on-demand reports' derived data: tallies, counts and exact decimal-text sums per organization, hour or
+// funding day, category, card brand and currency, so that a page at any offset and every aggregate reads a few
+// hundred tally rows instead of every transaction of a window; events, an index of times held inside `fields`
+// (conversions, notifications of change); and details, each submitted purchase or refund rendered as its report
+// lists it. The store keeps all three in step with its rows from here on (reporting/transactions/); rows stored
+// before this migration are derived here, an organization at a time, by the rules as they were then, frozen beside
+// it (0015_transaction_tallies/): a migration is history, and the store's rules may change after it.
 export async function up(db: Kysely<unknown>): Promise<void> {
   // Migrations receive a bare Kysely; its adapter is the only way to tell the dialect.
   const postgres = db.getExecutor().adapter instanceof PostgresAdapter
