@@ -62,9 +62,9 @@ export interface Services {
 }
 
 export interface ServiceOptions {
-  /** Mounted under /v2 behind the banking gateway after the banking routes; the tests' probe routes. */
+  /** Registered in the banking scope, behind its gateway, after the banking routes; the tests' probe routes. */
   extraV2Routes?: readonly V2Routes[]
-  /** Mounted under /reporting/v3 behind the reporting gateway after the reporting routes; the tests' probe routes. */
+  /** Registered in the reporting scope, behind the merchant API gateway, after the reporting routes; the tests' probe routes. */
   extraReportingRoutes?: readonly ReportingRoutes[]
   /** Mounted after the built-in features; the tests mount probe API families this way. */
   extraFeatures?: readonly Feature[]

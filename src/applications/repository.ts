@@ -1,8 +1,6 @@
 // SQL for application keys. Takes the database handle or a transaction; the service owns the boundary.
 import type { Executor } from '../platform/db/database.js'
-import type { ApplicationRow, NewApplicationRow, ReportingCertificatesTable, ReportingKeysTable } from '../platform/db/schema.js'
-
-export type ReportingKeyRow = ReportingKeysTable
+import type { ApplicationRow, NewApplicationRow } from '../platform/db/schema.js'
 
 export type ApplicationRowLike = Pick<ApplicationRow, 'id' | 'name' | 'key_prefix' | 'status' | 'created_at' | 'revoked_at'>
 
@@ -43,62 +41,5 @@ export async function revoke(db: Executor, id: string, at: string): Promise<numb
     .where('id', '=', id)
     .where('status', '=', 'active')
     .executeTakeFirst()
-  return Number(result.numUpdatedRows)
-}
-
-// ---- Reporting keys (HTTP Signature key ids and their sealed shared secrets) -----------------------------------
-
-export function findReportingKey(db: Executor, id: string): Promise<ReportingKeyRow | undefined> {
-  return db.selectFrom('reporting_keys').selectAll().where('id', '=', id).executeTakeFirst()
-}
-
-export async function insertReportingKey(db: Executor, row: ReportingKeyRow): Promise<void> {
-  await db.insertInto('reporting_keys').values(row).execute()
-}
-
-/** Inserts or replaces the key with this id (the sandbox keys, whose values are constants). */
-export async function upsertReportingKey(db: Executor, row: ReportingKeyRow): Promise<void> {
-  await db
-    .insertInto('reporting_keys')
-    .values(row)
-    .onConflict((oc) => oc.column('id').doUpdateSet({ organization_id: row.organization_id, secret_sealed: row.secret_sealed, status: 'active', revoked_at: null }))
-    .execute()
-}
-
-/** Every reporting key, without its sealed secret. */
-export function listReportingKeys(db: Executor): Promise<Omit<ReportingKeyRow, 'secret_sealed'>[]> {
-  return db.selectFrom('reporting_keys').select(['id', 'organization_id', 'status', 'created_at', 'revoked_at']).orderBy('created_at').orderBy('id').execute()
-}
-
-/** Returns the number of rows changed: 0 when the id is unknown or already revoked. */
-export async function revokeReportingKey(db: Executor, id: string, at: string): Promise<number> {
-  const result = await db.updateTable('reporting_keys').set({ status: 'revoked', revoked_at: at }).where('id', '=', id).where('status', '=', 'active').executeTakeFirst()
-  return Number(result.numUpdatedRows)
-}
-
-// ---- Reporting certificates (RS256 JWT verification keys; public, stored as PEM) -------------------------------
-
-export type ReportingCertificateRow = ReportingCertificatesTable
-
-export async function insertReportingCertificate(db: Executor, row: ReportingCertificateRow): Promise<void> {
-  await db.insertInto('reporting_certificates').values(row).execute()
-}
-
-/** The active certificates whose subject serialNumber is `kid`. */
-export function activeReportingCertificates(db: Executor, kid: string): Promise<ReportingCertificateRow[]> {
-  return db.selectFrom('reporting_certificates').selectAll().where('kid', '=', kid).where('status', '=', 'active').execute()
-}
-
-export function findReportingCertificateByFingerprint(db: Executor, fingerprint: string): Promise<ReportingCertificateRow | undefined> {
-  return db.selectFrom('reporting_certificates').selectAll().where('fingerprint', '=', fingerprint).executeTakeFirst()
-}
-
-export function listReportingCertificates(db: Executor): Promise<ReportingCertificateRow[]> {
-  return db.selectFrom('reporting_certificates').selectAll().orderBy('created_at').orderBy('id').execute()
-}
-
-/** Returns the number of rows changed: 0 when the id is unknown or already revoked. */
-export async function revokeReportingCertificate(db: Executor, id: string, at: string): Promise<number> {
-  const result = await db.updateTable('reporting_certificates').set({ status: 'revoked', revoked_at: at }).where('id', '=', id).where('status', '=', 'active').executeTakeFirst()
   return Number(result.numUpdatedRows)
 }

@@ -25,7 +25,7 @@ export interface BankingServices {
   ensureSandboxCustomers(): Promise<void>
 }
 
-/** Routes mounted under /v2 behind the gateway, beside the banking routes (the tests' probe routes). */
+/** Routes registered in the banking scope, behind its gateway, beside the banking routes (tests' probes, whole paths under /v2). */
 export type V2Routes = (v2: App) => Promise<void>
 
 export interface BankingDeps {

@@ -48,14 +48,14 @@ export interface ReportingServices {
   onDemand: OnDemandService
 }
 
-/** Routes mounted under /reporting/v3 behind the reporting gateway, beside the reporting routes (tests' probes). */
+/** Routes registered in the reporting scope, behind its gateway, beside the reporting routes (tests' probes, whole paths under /reporting/v3). */
 export type ReportingRoutes = (scope: App) => Promise<void>
 
 export interface ReportingDeps {
   db: Executor
   dialect: Dialect
   clock: Clock
-  organizations: Pick<OrganizationService, 'find' | 'mayActFor' | 'descendants'>
+  organizations: Pick<OrganizationService, 'find' | 'descendants'>
   /** The merchant API family's gateway and errors, which reporting shares with webhooks. */
   merchantApi: MerchantApi
   jobs: Pick<Jobs, 'enqueue'>

@@ -10,7 +10,7 @@ import { deriveKey, seal, unseal } from '../../platform/crypto.js'
 import type { Db } from '../../platform/db/database.js'
 import { conflict, invalid } from '../../platform/errors.js'
 import { readCertificate } from './certificates.js'
-import * as repo from '../repository.js'
+import * as repo from './repository.js'
 
 /** The HKDF purpose of the sealing key; changing it orphans every stored secret, so version it instead. */
 export const KEY_SECRETS_PURPOSE = 'finapi/reporting/key-secrets/v1'
