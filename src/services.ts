@@ -9,7 +9,8 @@ import { createApplicationService, type ApplicationService } from './application
 import { bankingFeature, type BankingServices, type V2Routes } from './banking/feature.js'
 import type { Config } from './config.js'
 import { identityFeature } from './identity/feature.js'
-import { createMerchantUserService, type MerchantUserService } from './identity/merchant-users.js'
+import { SANDBOX_MERCHANT_USERS, createMerchantUserService, type MerchantUserService } from './identity/merchant-users.js'
+import { SANDBOX_LOGINS } from './banking/sandbox-data.js'
 import type { IdentityService } from './identity/service.js'
 import type { AccessTokenResolver } from './identity/types.js'
 import { oauthFeature, type OAuthServices } from './oauth/feature.js'
@@ -111,6 +112,7 @@ export function createServices(config: Config, infrastructure: Infrastructure, o
     secretsKey: config.secretsKey,
     publicUrl: config.publicUrl,
     limits: config.oauthLimits,
+    sandboxSignIn: config.mode === 'sandbox' ? { banking: SANDBOX_LOGINS.usernamePassword, merchant: SANDBOX_MERCHANT_USERS[0] } : undefined,
   })
   const banking = bankingFeature({
     db,

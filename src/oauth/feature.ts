@@ -7,7 +7,7 @@ import type { OrganizationService } from '../organizations/service.js'
 import type { Clock } from '../platform/clock.js'
 import type { Db } from '../platform/db/database.js'
 import type { Feature } from '../platform/feature.js'
-import { createAuthorizeService, pruneConsentsAndCodes, type AuthorizeService } from './authorize-service.js'
+import { createAuthorizeService, pruneConsentsAndCodes, type AuthorizeService, type SignInHint } from './authorize-service.js'
 import { createClientService, type ClientService } from './clients-service.js'
 import { createDpopVerifier, type DpopReplayStore, type DpopVerifier } from '../platform/dpop.js'
 import { createClientAuthentication, DEFAULT_OAUTH_LIMITS, type OAuthLimits } from './client-auth.js'
@@ -43,6 +43,8 @@ export interface OAuthDeps {
   organizations: Pick<OrganizationService, 'find'>
   /** The server secret; the sign-in page's signed pending requests use a key derived from it. */
   secretsKey: string
+  /** Sandbox mode only: the published test sign-ins the consent pages show. */
+  sandboxSignIn?: Record<'banking' | 'merchant', SignInHint>
   /** PUBLIC_URL: the issuer, and the base of the URLs DPoP proofs name; derived from each request when unset. */
   publicUrl?: string
   /** The guessing throttles (per process); defaults when not given. */
@@ -68,7 +70,7 @@ export function oauthFeature(deps: OAuthDeps): Feature<OAuthServices> {
   const tokens = createTokenService({ db, clock, authenticateClient, dpop, merchantUsers: deps.merchantUsers })
   const introspection = createIntrospectionService({ db, clock, authenticateClient })
   const par = createParService({ db, clock, authenticateClient })
-  const authorize = createAuthorizeService({ db, clock, clients, identity: deps.identity, secretsKey: deps.secretsKey, par, limits })
+  const authorize = createAuthorizeService({ db, clock, clients, identity: deps.identity, secretsKey: deps.secretsKey, par, limits, sandboxSignIn: deps.sandboxSignIn })
   return {
     name: 'oauth',
     services: { clients, authorize, tokens, introspection, par, dpop },
