@@ -1,10 +1,11 @@
 // DPoP proofs (RFC 9449): a JWS the client signs per request with a key whose public half it sends in the header.
-// Generic JOSE and RFC 9449 checks only, with node:crypto (ES256 and EdDSA/Ed25519); the replay memory is an
+// Generic JOSE and RFC 9449 checks only, with node:crypto (ES256, and Ed25519 under either name: EdDSA or Ed25519); the replay memory is an
 // interface its user passes in (the OAuth feature keeps it in the database, so it holds across processes).
 import { createHash, createPublicKey, verify, type JsonWebKey } from 'node:crypto'
 import type { Clock } from './clock.js'
 
-export const DPOP_ALGORITHMS = ['ES256', 'EdDSA'] as const
+/** Ed25519 is RFC 9864's fully specified name for what older clients call EdDSA (with an Ed25519 key): both are taken. */
+export const DPOP_ALGORITHMS = ['ES256', 'EdDSA', 'Ed25519'] as const
 /** A proof's iat may be this far from the server's clock, either way; its jti is remembered as long. */
 export const DPOP_PROOF_WINDOW_S = 60
 const MAX_PROOF_LENGTH = 4096
@@ -70,7 +71,7 @@ export function checkDpopProof(proof: string, expected: DpopExpectation, nowSeco
   const alg = header['alg']
   const jwk = header['jwk'] as Record<string, unknown> | undefined
   if (typeof jwk !== 'object' || jwk === null || 'd' in jwk) return fail('the DPoP proof must carry a public jwk')
-  const curve = alg === 'ES256' ? (jwk['kty'] === 'EC' && jwk['crv'] === 'P-256') : alg === 'EdDSA' ? (jwk['kty'] === 'OKP' && jwk['crv'] === 'Ed25519') : undefined
+  const curve = alg === 'ES256' ? (jwk['kty'] === 'EC' && jwk['crv'] === 'P-256') : alg === 'EdDSA' || alg === 'Ed25519' ? (jwk['kty'] === 'OKP' && jwk['crv'] === 'Ed25519') : undefined
   if (curve === undefined) return fail(`the DPoP proof's alg must be one of ${DPOP_ALGORITHMS.join(', ')}`)
   if (!curve) return fail("the DPoP proof's jwk does not match its alg")
   const jkt = jwkThumbprint(jwk)

@@ -33,7 +33,7 @@ const accounts = (accessToken: string, proof: string | undefined, scheme = 'DPoP
   t.call('GET', `${ACCOUNTS}?v=1`, { headers: { authorization: `${scheme} ${accessToken}`, dpop: proof } })
 
 describe('binding at the token endpoint', () => {
-  it.each(['ES256', 'EdDSA'] as const)('a valid %s proof gives DPoP tokens that read GET /v2/accounts with a proof per call', async (alg) => {
+  it.each(['ES256', 'EdDSA', 'Ed25519'] as const)('a valid %s proof gives DPoP tokens that read GET /v2/accounts with a proof per call', async (alg) => {
     const key = dpopKey(alg)
     const tokens = await boundTokens(key)
     expect(tokens.token_type).toBe('DPoP')
