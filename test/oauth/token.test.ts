@@ -5,6 +5,7 @@ import { CODE_TTL_MS } from '../../src/oauth/authorize-service.js'
 import { REFRESH_TOKEN_TTL_S } from '../../src/oauth/token-service.js'
 import { expectStatus, withToken } from '../support/banking.js'
 import { startTestApp, type Response, type TestApp } from '../support/harness.js'
+import { MERCHANT_CLIENT } from '../support/reporting-oauth.js'
 import { REDIRECT, TOKEN_HEADERS, authorizeCode, basic, expectTokenError, pkce, sandboxRequest, sandboxTokens, token } from '../support/oauth.js'
 
 let t: TestApp
@@ -158,6 +159,21 @@ describe('authorization_code', () => {
 })
 
 describe('client authentication', () => {
+  it('a secret with + and = is taken from HTTP Basic form-encoded (RFC 6749 2.3.1) or raw, as Swagger UI and many clients send it', async () => {
+    const { clientId, secret } = MERCHANT_CLIENT
+    expect(secret).toMatch(/\+.*=$/)
+    const raw = `Basic ${Buffer.from(`${clientId}:${secret}`).toString('base64')}`
+    for (const authorization of [basic(clientId, secret), raw]) {
+      const res = await token(t, { grant_type: 'client_credentials' }, { authorization })
+      expect(res.status, res.text).toBe(200)
+    }
+    // A raw secret whose + is read as a space is not some other secret: a wrong one is still refused either way.
+    const wrong = `Basic ${Buffer.from(`${clientId}:${secret.replace('+', '-')}`).toString('base64')}`
+    expectTokenError(await token(t, { grant_type: 'client_credentials' }, { authorization: wrong }), 'invalid_client', /client/)
+    const spaced = `Basic ${Buffer.from(`${clientId}:${secret.replace(/\+/g, ' ')}`).toString('base64')}`
+    expectTokenError(await token(t, { grant_type: 'client_credentials' }, { authorization: spaced }), 'invalid_client', /client/)
+  })
+
   it.each([
     ['an unknown client', () => ({ client_id: 'fc_nobody' }), undefined],
     ['a wrong secret in the body', () => ({ client_id: partner.clientId, client_secret: 'wrong' }), undefined],

@@ -7,7 +7,12 @@ import type { Transaction } from '../catalog.js'
 import { generateTransactions, type GenerateOptions } from '../generator.js'
 import * as repo from '../repository.js'
 
-export const ROWS_PER_TRANSACTION = 50_000
+/**
+ * Small enough that a transaction holds SQLite's one write lock for a few tens of milliseconds: a server on the same
+ * database waits that long at most for its own writes (better-sqlite3 waits synchronously, so the whole server
+ * waits), never near its busy timeout.
+ */
+export const ROWS_PER_TRANSACTION = 2_000
 
 export interface GenerateResult {
   rows: number

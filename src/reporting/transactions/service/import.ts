@@ -14,7 +14,8 @@ import { LineError, csvColumns, csvRecord, toTransaction, type CsvColumn } from 
 
 export type ImportFormat = 'ndjson' | 'csv'
 
-export const DEFAULT_BATCH_LINES = 10_000
+/** Lines per batch and per write transaction: short, for a server writing to the same SQLite database (generate.ts). */
+export const DEFAULT_BATCH_LINES = 2_000
 
 export class TransactionImportError extends Error {
   override name = 'TransactionImportError'
