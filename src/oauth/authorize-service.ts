@@ -179,7 +179,15 @@ export function createAuthorizeService(deps: {
       if ('error' in checked) {
         return { kind: 'redirect', location: withParams(redirectUri, { error: checked.error, error_description: checked.description, state: params.state, iss }) }
       }
-      const request = { redirectUri, scope: formatScope(checked.scopes), state: checked.state ?? null, codeChallenge: checked.codeChallenge, brand: checked.brand, lob: checked.lob }
+      const request = {
+        redirectUri,
+        scope: formatScope(checked.scopes),
+        state: checked.state ?? null,
+        codeChallenge: checked.codeChallenge,
+        brand: checked.brand,
+        lob: checked.lob,
+        dpopJkt: checked.dpopJkt ?? null,
+      }
       return signInPage(client, request, browserId, iss)
     },
 
@@ -237,6 +245,7 @@ export function createAuthorizeService(deps: {
       code_challenge: pending.codeChallenge,
       brand: pending.brand,
       lob: pending.lob,
+      dpop_jkt: pending.dpopJkt,
       customer_id: customerId,
       expires_at: new Date(pending.expiresAt).toISOString(),
       created_at: now.toISOString(),
@@ -258,6 +267,7 @@ export function createAuthorizeService(deps: {
       code_challenge: pending.codeChallenge,
       brand: pending.brand,
       lob: pending.lob,
+      dpop_jkt: pending.dpopJkt,
       customer_id: null,
       expires_at: new Date(pending.expiresAt).toISOString(),
       created_at: now.toISOString(),
@@ -297,6 +307,7 @@ export function createAuthorizeService(deps: {
       used_at: null,
       grant_id: null,
       created_at: now.toISOString(),
+      dpop_jkt: taken.dpop_jkt,
     })
     return { kind: 'redirect', location: withParams(taken.redirect_uri, { code, state, iss }) }
   }

@@ -3,8 +3,8 @@
 import { DPOP_ALGORITHMS } from '../platform/dpop.js'
 import type { App } from '../platform/http/app.js'
 import { useErrorFamily } from '../platform/http/error-family.js'
-import { baseUrlOf } from '../platform/http/public-url.js'
-import { EndpointError, IntrospectRequest, IntrospectResponse, ParRequest, ParResponse, RevokeRequest, ServerMetadata } from './endpoint-schemas.js'
+import { baseUrlOf, requestUrlOf } from '../platform/http/public-url.js'
+import { EndpointError, IntrospectRequest, IntrospectResponse, ParHeaders, ParRequest, ParResponse, RevokeRequest, ServerMetadata } from './endpoint-schemas.js'
 import { oauthEndpointErrors } from './errors.js'
 import { acceptFormsOnly } from './form.js'
 import type { IntrospectionService } from './introspection-service.js'
@@ -27,7 +27,7 @@ const errors = {
 /** The families these endpoints answer in, for requests refused before a route is chosen. */
 export const ENDPOINT_PATHS = ['/oauth2/v3/revoke', '/oauth2/v3/introspect', '/oauth2/v3/par'] as const
 
-export async function clientEndpoints(scope: App, introspection: IntrospectionService, par: ParService) {
+export async function clientEndpoints(scope: App, introspection: IntrospectionService, par: ParService, publicUrl: string | undefined) {
   acceptFormsOnly(scope)
   scope.addHook('onRequest', async (_request, reply) => {
     reply.headers({ 'cache-control': 'no-store', pragma: 'no-cache' })
@@ -77,12 +77,19 @@ export async function clientEndpoints(scope: App, introspection: IntrospectionSe
         ...common,
         operationId: 'pushAuthorizationRequest',
         summary: 'Push an authorization request (RFC 9126) and get a single-use request_uri for the authorize endpoint',
-        description: 'The authorization request\'s parameters, checked as the authorize endpoint checks them, with client authentication.',
+        description:
+          'The authorization request\'s parameters, checked as the authorize endpoint checks them, with client authentication. ' +
+          'A DPoP header (a proof for POST and this URL) or dpop_jkt binds the authorization code to that key (RFC 9449 10): ' +
+          'it is then exchanged only with a proof by the same key. A proof and a dpop_jkt naming different keys, or a bad proof, is invalid_dpop_proof.',
+        headers: ParHeaders,
         body: ParRequest,
         response: { 201: ParResponse, ...errors },
       },
     },
-    async (request, reply) => reply.code(201).type(JSON_TYPE).send(await par.push(request.body, request.headers.authorization, request.ip)),
+    async (request, reply) => {
+      const context = { source: request.ip, url: requestUrlOf(request, publicUrl), dpop: request.headers['dpop'] }
+      return reply.code(201).type(JSON_TYPE).send(await par.push(request.body, request.headers.authorization, context))
+    },
   )
 }
 

@@ -69,7 +69,7 @@ export function oauthFeature(deps: OAuthDeps): Feature<OAuthServices> {
   const dpop = createDpopVerifier({ clock, replay })
   const tokens = createTokenService({ db, clock, authenticateClient, dpop, merchantUsers: deps.merchantUsers })
   const introspection = createIntrospectionService({ db, clock, authenticateClient })
-  const par = createParService({ db, clock, authenticateClient })
+  const par = createParService({ db, clock, authenticateClient, dpop })
   const authorize = createAuthorizeService({ db, clock, clients, identity: deps.identity, secretsKey: deps.secretsKey, par, limits, sandboxSignIn: deps.sandboxSignIn })
   return {
     name: 'oauth',

@@ -37,7 +37,7 @@ const BROWSER_ID = /^[A-Za-z0-9_-]{43}$/
 export async function oauthRoutes(app: App, services: OAuthRouteServices): Promise<void> {
   await app.register(async (scope) => authorizePages(scope, services.oauthAuthorize, services.publicUrl), { prefix: '/oauth2/v3' })
   await app.register(async (scope) => tokenEndpoint(scope, services.oauthTokens, services.publicUrl), { prefix: '/oauth2/v3' })
-  await app.register(async (scope) => clientEndpoints(scope, services.oauthIntrospection, services.oauthPar), { prefix: '/oauth2/v3' })
+  await app.register(async (scope) => clientEndpoints(scope, services.oauthIntrospection, services.oauthPar, services.publicUrl), { prefix: '/oauth2/v3' })
   metadataRoute(app, services.publicUrl)
 }
 

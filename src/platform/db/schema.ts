@@ -160,6 +160,8 @@ export interface OAuthConsentsTable {
   request_hash: string | null
   /** When Allow or Deny answered it; an answered consent is kept until it expires. */
   answered_at: string | null
+  /** RFC 7638 thumbprint of the DPoP key the code will be bound to (0019); null: not bound. */
+  dpop_jkt: string | null
 }
 
 export interface OAuthCodesTable {
@@ -174,6 +176,8 @@ export interface OAuthCodesTable {
   used_at: string | null
   grant_id: string | null
   created_at: string
+  /** RFC 7638 thumbprint of the DPoP key the code is bound to (RFC 9449 10, 0019): exchanged only with its proof. */
+  dpop_jkt: string | null
 }
 
 /** One token family: what one authorization (or one client_credentials call) issued, revoked as a whole. */
