@@ -26,7 +26,7 @@ import { reportRoutes } from './reports/routes.js'
 import { createReportsService, type ReportsService } from './reports/service.js'
 import { createSandboxClock, type SandboxClock } from './scheduler/clock-routes.js'
 import { createReportingClock, type ReportingClock } from './scheduler/clocks.js'
-import { createScheduler, type Scheduler } from './scheduler/service.js'
+import { CATCH_UP_JOB, createScheduler, type Scheduler } from './scheduler/service.js'
 import { onDemandRoutes } from './on-demand/routes.js'
 import { createOnDemandService, type OnDemandService } from './on-demand/service.js'
 import { subscriptionRoutes } from './subscriptions/routes.js'
@@ -65,7 +65,15 @@ export interface ReportingDeps {
   /** Where report files go (gzip-compressed). */
   blobs: BlobStore
   sandbox: boolean
-  reports: { maxWindowDays: number; retentionDays: number; leaseMs: number }
+  reports: {
+    maxWindowDays: number
+    retentionDays: number
+    leaseMs: number
+    /** Per-organization limits (config.ts explains the defaults): subscriptions, the shortest USER_DEFINED interval, reports in flight. */
+    maxSubscriptions: number
+    minIntervalMinutes: number
+    maxQueued: number
+  }
   /**
    * Told of every report that ends (COMPLETED, NO_DATA, ERROR) inside the transaction that records it, with that
    * transaction: the webhooks feature writes its outbox row there. The same event is in report_events either way.
@@ -98,7 +106,7 @@ official CyberSource SDKs do (authenticationType \`http_signature\`, \`jwt\`, \`
 export function reportingFeature(deps: ReportingDeps): Feature<ReportingServices> {
   const { db, clock, jobs, blobs } = deps
   const definitions = createDefinitionsService()
-  const subscriptions = createSubscriptionsService({ db, clock, definitions })
+  const subscriptions = createSubscriptionsService({ db, clock, definitions, limits: deps.reports })
   const failures = new LabelledCounter<ReportingAuthFailure>('reporting_authentication_failures_total', 'Reporting calls refused as unauthenticated, by reason', 'reason')
   const authenticator = createReportingAuthenticator({
     keys: deps.keys,
@@ -112,7 +120,7 @@ export function reportingFeature(deps: ReportingDeps): Feature<ReportingServices
   const transactions = createTransactionService({ db: { kysely: db, dialect: deps.dialect }, clock })
   const reportingClock = createReportingClock({ db, clock, sandbox: deps.sandbox })
   const reports = createReportsService({ db, clock, jobs, definitions, reportingClock, blobs, limits: deps.reports })
-  const scheduler = createScheduler({ db, clock, jobs, reportingClock })
+  const scheduler = createScheduler({ db, clock, jobs, reportingClock, maxQueued: deps.reports.maxQueued })
   const sandboxClock = createSandboxClock({ reportingClock, scheduler })
   const metrics = createReportMetrics(() => countByStatus(db))
   const reportJobOptions = { leaseMs: deps.reports.leaseMs, maxAttempts: REPORT_ATTEMPTS }
@@ -121,7 +129,11 @@ export function reportingFeature(deps: ReportingDeps): Feature<ReportingServices
   return {
     name: 'reporting',
     services: { definitions, subscriptions, reports, scheduler, reportingClock, sandboxClock, generator, reportJobOptions, gateway, onDemand },
-    jobs: [{ kind: REPORT_JOB, handler: generator() as never, options: reportJobOptions }],
+    jobs: [
+      { kind: REPORT_JOB, handler: generator() as never, options: reportJobOptions },
+      // One slice at a time per process: catch-ups of several organizations take turns through the queue.
+      { kind: CATCH_UP_JOB, handler: scheduler.catchUpHandler as never, options: { concurrency: 1 } },
+    ],
     background: [{ name: 'report scheduler', run: () => scheduler.sweep() }],
     housekeeping: [
       { name: 'expired reports', prune: () => reports.prune(deps.reports.retentionDays) },

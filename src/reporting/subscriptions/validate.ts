@@ -47,7 +47,16 @@ interface Schedule {
 }
 
 /** The members custom and predefined subscriptions share. */
-function checkCommon(body: Common, definitions: DefinitionsService, problems: ErrorDetail[], defaults: { zone?: string }): Schedule {
+/** What an organization may subscribe to at most (REPORT_MAX_SUBSCRIPTIONS_PER_ORG, REPORT_MIN_INTERVAL_MINUTES). */
+export interface SubscriptionLimits {
+  maxSubscriptions: number
+  minIntervalMinutes: number
+}
+
+const minutesOf = (interval: string) => Number(/(\d+)H/.exec(interval)?.[1] ?? 0) * 60 + Number(/(\d+)M/.exec(interval)?.[1] ?? 0)
+const asInterval = (minutes: number) => `PT${minutes >= 60 ? `${Math.floor(minutes / 60)}H` : ''}${minutes % 60 ? `${minutes % 60}M` : ''}`
+
+function checkCommon(body: Common, definitions: DefinitionsService, problems: ErrorDetail[], defaults: { zone?: string }, limits: SubscriptionLimits): Schedule {
   const problem = (field: string, reason: string) => problems.push({ field, reason })
   const definition = definitions.find(body.reportDefinitionName)
   if (!definition) {
@@ -68,6 +77,7 @@ function checkCommon(body: Common, definitions: DefinitionsService, problems: Er
   if (reportFrequency === 'USER_DEFINED') {
     if (body.reportInterval === undefined) problem('reportInterval', 'is required with USER_DEFINED')
     else if (!INTERVAL.test(body.reportInterval)) problem('reportInterval', 'must be an ISO 8601 duration PT#H#M under 24 hours, e.g. PT2H30M')
+    else if (minutesOf(body.reportInterval) < limits.minIntervalMinutes) problem('reportInterval', `must be at least ${asInterval(limits.minIntervalMinutes)}, the shortest interval between reports allowed`)
     else reportInterval = body.reportInterval
   } else if (body.reportInterval !== undefined) problem('reportInterval', 'applies only to USER_DEFINED')
 
@@ -93,9 +103,9 @@ function checkCommon(body: Common, definitions: DefinitionsService, problems: Er
   return { definition, reportMimeType, reportFrequency, reportInterval, timezone, startTime, startDay }
 }
 
-export function checkSubscription(body: SubscriptionBody, definitions: DefinitionsService): Checked {
+export function checkSubscription(body: SubscriptionBody, definitions: DefinitionsService, limits: SubscriptionLimits): Checked {
   const problems: ErrorDetail[] = []
-  const schedule = checkCommon(body, definitions, problems, {})
+  const schedule = checkCommon(body, definitions, problems, {}, limits)
   const { definition } = schedule
   const content = checkContent(body, definition, schedule.reportMimeType, problems)
 
@@ -178,12 +188,12 @@ export function checkContent(body: ContentBody, definition: DefinitionFacts | un
  * runs DAILY in GMT by default; STANDARD runs DAILY, WEEKLY or MONTHLY in Pacific time only (the reference's
  * "PST" is America/Los_Angeles, the spec's zone for it).
  */
-export function checkPredefined(body: PredefinedBody, definitions: DefinitionsService): Checked {
+export function checkPredefined(body: PredefinedBody, definitions: DefinitionsService, limits: SubscriptionLimits): Checked {
   const problems: ErrorDetail[] = []
   const problem = (field: string, reason: string) => problems.push({ field, reason })
   const type = body.subscriptionType === 'CLASSIC' || body.subscriptionType === 'STANDARD' ? body.subscriptionType : undefined
   if (!type) problem('subscriptionType', 'must be CLASSIC or STANDARD')
-  const schedule = checkCommon(body, definitions, problems, { zone: type === 'STANDARD' ? 'America/Los_Angeles' : 'GMT' })
+  const schedule = checkCommon(body, definitions, problems, { zone: type === 'STANDARD' ? 'America/Los_Angeles' : 'GMT' }, limits)
   if (type === 'CLASSIC' && schedule.reportFrequency && schedule.reportFrequency !== 'DAILY') problem('reportFrequency', 'a CLASSIC subscription runs DAILY')
   if (type === 'STANDARD' && schedule.reportFrequency === 'USER_DEFINED') problem('reportFrequency', 'a STANDARD subscription runs DAILY, WEEKLY or MONTHLY')
   if (type === 'STANDARD' && schedule.timezone && schedule.timezone !== 'America/Los_Angeles') problem(body.timezone !== undefined ? 'timezone' : 'timeZone', 'a STANDARD subscription runs in America/Los_Angeles (PST)')
