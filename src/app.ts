@@ -19,7 +19,7 @@ import { lazyChildLogger } from './platform/logger.js'
 import { MeteringLogController, RequestMetrics, metricsRoutes } from './platform/metrics.js'
 import { openapiPlugin } from './platform/openapi.js'
 import { periodic } from './platform/timers.js'
-import { validatorCompiler } from './platform/validation.js'
+import { refuseNul, validatorCompiler } from './platform/validation.js'
 import { createServices, type Infrastructure, type ServiceOptions, type Services } from './services.js'
 
 export const VERSION: string = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')).version
@@ -127,6 +127,8 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     if (request.headers.host === undefined && request.raw.httpVersionMinor === 1) done(invalid([{ field: 'Host', reason: 'required header is missing' }]))
     else done()
   })
+  // Text PostgreSQL cannot store (U+0000) answers 400 in every family, before any schema or handler sees it.
+  app.addHook('preValidation', refuseNul)
 
   await metricsRoutes(app, metrics)
   await app.register(openapiPlugin, { version: VERSION, features: services.features.flatMap((f) => (f.openapi ? [f.openapi] : [])) })

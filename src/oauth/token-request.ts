@@ -21,11 +21,15 @@ function basicCredentials(header: string): { clientId: string; secret: string } 
   const decoded = encoded === undefined ? '' : Buffer.from(encoded, 'base64').toString('utf8')
   const colon = decoded.indexOf(':')
   if (colon <= 0) throw new OAuthError('invalid_client', 'malformed HTTP Basic client credentials')
+  let credentials: { clientId: string; secret: string }
   try {
-    return { clientId: formDecode(decoded.slice(0, colon)), secret: formDecode(decoded.slice(colon + 1)) }
+    credentials = { clientId: formDecode(decoded.slice(0, colon)), secret: formDecode(decoded.slice(colon + 1)) }
   } catch {
     throw new OAuthError('invalid_client', 'malformed HTTP Basic client credentials')
   }
+  // Looked up in a database whose text cannot hold U+0000 (PostgreSQL); form fields are refused the same way.
+  if (credentials.clientId.includes('\u0000') || credentials.secret.includes('\u0000')) throw new OAuthError('invalid_client', 'malformed HTTP Basic client credentials')
+  return credentials
 }
 
 /** The form fields that authenticate a client (client_secret_post), on every client-authenticated endpoint. */

@@ -66,8 +66,7 @@ function snake(name: string): string {
 
 /** The SCMP column name of a catalog field: `BillTo.Email` → `customer_email`, `GiftCard.CurrentBalance` → `gift_card_current_balance`. */
 export function scmpName(field: string): string {
-  const known = SCMP_NAMES[field]
-  if (known) return known
+  if (Object.hasOwn(SCMP_NAMES, field)) return SCMP_NAMES[field]!
   const dot = field.indexOf('.')
   return `${snake(field.slice(0, dot))}_${snake(field.slice(dot + 1))}`
 }
