@@ -84,7 +84,7 @@ export function reportStore(config: Config, db: Db, clock: Clock): BlobStore {
   if (store === 'database' || (store === 'auto' && db.dialect === 'postgres')) return createDatabaseBlobStore({ db, clock })
   const sqlitePath = config.databaseUrl.startsWith('sqlite:') ? config.databaseUrl.slice('sqlite:'.length) : undefined
   const beside = sqlitePath && sqlitePath !== ':memory:' ? join(dirname(resolve(sqlitePath)), 'reports') : resolve('data', 'reports')
-  return createDirectoryBlobStore(storeDir ? resolve(storeDir) : beside)
+  return createDirectoryBlobStore(storeDir ? resolve(storeDir) : beside, { clock })
 }
 
 export function createServices(config: Config, infrastructure: Infrastructure, options: ServiceOptions = {}): Services {

@@ -29,6 +29,8 @@ function basicCredentials(header: string): ClientCredentials {
   } catch {
     throw new OAuthError('invalid_client', 'malformed HTTP Basic client credentials')
   }
+  // Looked up in a database whose text cannot hold U+0000 (PostgreSQL); form fields are refused the same way.
+  if (clientId.includes('\u0000') || raw.includes('\u0000') || raw.includes('%00')) throw new OAuthError('invalid_client', 'malformed HTTP Basic client credentials')
   let secret: string
   try {
     secret = formDecode(raw)

@@ -138,6 +138,8 @@ export function reportingFeature(deps: ReportingDeps): Feature<ReportingServices
     housekeeping: [
       { name: 'expired reports', prune: () => reports.prune(deps.reports.retentionDays) },
       { name: 'reporting jwt ids', prune: () => authRepo.deleteExpiredJwtIds(deps.db, deps.clock.now().toISOString()) },
+      // A generation killed mid-file leaves its temp file: removed once no live write can own it, from start on.
+      { name: 'report temp files', atStart: true, prune: () => blobs.sweep() },
     ],
     metrics: metrics.registry,
     counters: [failures],

@@ -133,7 +133,8 @@ export function checkRequest(request: SignedRequest, now: Date): Checked {
  * Whether the key's organization may act for the header's merchant is the caller's check.
  */
 export function verifySignature(request: SignedRequest, params: SignatureParams, key: { organizationId: string; secret: Buffer }): boolean {
-  const values: Record<string, string> = {}
+  // No prototype: the names are the caller's (`headers="__proto__"` must be one more header, not the prototype).
+  const values: Record<string, string> = Object.create(null)
   for (const name of params.headers) {
     if (name === 'request-target') values[name] = requestTarget(request.method, request.url)
     else if (name === 'v-c-merchant-id') values[name] = key.organizationId

@@ -11,9 +11,10 @@ export type Frequency = (typeof FREQUENCIES)[number]
 const ZONES = new Set(TIME_ZONES)
 const INTERVAL = /^PT((([1-9]|1[0-9]|2[0-3])H(([1-9]|[1-4][0-9]|5[0-9])M)?)|((([1-9]|1[0-9]|2[0-3])H)?([1-9]|[1-4][0-9]|5[0-9])M))$/
 const START_TIME = /^([01][0-9]|2[0-3])[0-5][0-9]$/
-const CONVENTIONS: Record<string, string> = { SOAPI: 'SOAPI', SCMP: 'SCMP', 'Simple Order API': 'SOAPI' }
+// Maps: both are looked up by the caller's text, which a plain object would answer for `toString` or `constructor`.
+const CONVENTIONS: ReadonlyMap<string, string> = new Map([['SOAPI', 'SOAPI'], ['SCMP', 'SCMP'], ['Simple Order API', 'SOAPI']])
 /** Names clients copy from samples, with the definition they mean. */
-const DID_YOU_MEAN: Record<string, string> = { TransactionDetailClass: 'TransactionRequestClass', TransactionDetailReportClass: 'TransactionRequestClass', TransactionRequestDetailClass: 'TransactionRequestClass' }
+const DID_YOU_MEAN: ReadonlyMap<string, string> = new Map(['TransactionDetailClass', 'TransactionDetailReportClass', 'TransactionRequestDetailClass'].map((name) => [name, 'TransactionRequestClass']))
 
 export interface NormalizedSubscription {
   subscriptionType: 'CUSTOM' | 'CLASSIC' | 'STANDARD'
@@ -60,7 +61,7 @@ function checkCommon(body: Common, definitions: DefinitionsService, problems: Er
   const problem = (field: string, reason: string) => problems.push({ field, reason })
   const definition = definitions.find(body.reportDefinitionName)
   if (!definition) {
-    const hint = DID_YOU_MEAN[body.reportDefinitionName]
+    const hint = DID_YOU_MEAN.get(body.reportDefinitionName)
     problem('reportDefinitionName', `unknown report definition${hint ? ` (did you mean ${hint}?)` : ''}`)
   }
   const reportMimeType = body.reportMimeType ?? 'text/csv'
@@ -169,7 +170,7 @@ export function checkContent(body: ContentBody, definition: DefinitionFacts | un
   const prefs = body.reportPreferences ?? {}
   let fieldNameConvention = 'SOAPI'
   if (prefs.fieldNameConvention !== undefined) {
-    const convention = CONVENTIONS[prefs.fieldNameConvention]
+    const convention = CONVENTIONS.get(prefs.fieldNameConvention)
     if (!convention) problem('reportPreferences.fieldNameConvention', 'must be SOAPI, SCMP or Simple Order API')
     else if (reportMimeType !== 'text/csv') problem('reportPreferences.fieldNameConvention', 'applies only to text/csv reports')
     else fieldNameConvention = convention
