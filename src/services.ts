@@ -22,6 +22,7 @@ import type { JobHandler } from './platform/jobs/types.js'
 import { createHousekeeping, type Housekeeping } from './platform/housekeeping.js'
 import { createJobs, pruneDoneJobs, type Jobs } from './platform/jobs/service.js'
 import { createMaintenanceSwitch, type MaintenanceSwitch } from './platform/maintenance.js'
+import { createReplayGuard } from './platform/replay-guard.js'
 import { reportingFeature, type ReportingRoutes, type ReportingServices } from './reporting/feature.js'
 import type { LookupAll } from './platform/outbound-http.js'
 import { webhooksFeature, type WebhooksServices } from './webhooks/feature.js'
@@ -94,6 +95,8 @@ export function createServices(config: Config, infrastructure: Infrastructure, o
   const owner = `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`
   const jobs = createJobs({ db, clock, owner, onError: (err, job) => logger.warn({ err, job }, 'job failed') })
   const maintenance = createMaintenanceSwitch({ db, clock, onError: (err) => logger.warn({ err }, 'maintenance poll failed') })
+  // One memory of credentials already used, for OAuth's DPoP proofs and the reporting family's JWT ids and signed writes.
+  const replay = createReplayGuard({ db: db.kysely, clock })
 
   // The one cycle of the wiring: identity resolves OAuth access tokens through OAuth's token service, and OAuth's
   // sign-in page verifies passwords through identity. Closed here by a resolver that forwards to OAuth once built.
@@ -113,6 +116,7 @@ export function createServices(config: Config, infrastructure: Infrastructure, o
     publicUrl: config.publicUrl,
     limits: config.oauthLimits,
     sandboxSignIn: config.mode === 'sandbox' ? { banking: SANDBOX_LOGINS.usernamePassword, merchant: SANDBOX_MERCHANT_USERS[0] } : undefined,
+    replay,
   })
   const banking = bankingFeature({
     db,
@@ -141,6 +145,7 @@ export function createServices(config: Config, infrastructure: Infrastructure, o
     organizations,
     tokens: oauth.services.tokens,
     jobs,
+    replay,
     blobs: reportStore(config, db, clock),
     sandbox: config.mode === 'sandbox',
     reports: config.reports,
@@ -173,7 +178,11 @@ export function createServices(config: Config, infrastructure: Infrastructure, o
   for (const feature of features) for (const job of feature.jobs ?? []) jobs.register(job.kind, job.handler as JobHandler, job.options)
 
   const housekeeping = createHousekeeping({
-    tasks: [...features.flatMap((f) => f.housekeeping ?? []), { name: 'finished jobs', prune: () => pruneDoneJobs(db, clock) }],
+    tasks: [
+      ...features.flatMap((f) => f.housekeeping ?? []),
+      { name: 'used credentials', prune: () => replay.prune() },
+      { name: 'finished jobs', prune: () => pruneDoneJobs(db, clock) },
+    ],
     clock,
     onPruned: (counts) => {
       if (Object.values(counts).some((n) => n > 0)) logger.info({ pruned: counts }, 'deleted expired rows')

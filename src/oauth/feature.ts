@@ -9,13 +9,13 @@ import type { Db } from '../platform/db/database.js'
 import type { Feature } from '../platform/feature.js'
 import { createAuthorizeService, pruneConsentsAndCodes, type AuthorizeService, type SignInHint } from './authorize-service.js'
 import { createClientService, type ClientService } from './clients-service.js'
-import { createDpopVerifier, type DpopReplayStore, type DpopVerifier } from '../platform/dpop.js'
+import { createDpopVerifier, type DpopVerifier } from '../platform/dpop.js'
+import type { ReplayGuard } from '../platform/replay-guard.js'
 import { createClientAuthentication, DEFAULT_OAUTH_LIMITS, type OAuthLimits } from './client-auth.js'
 import { ENDPOINT_PATHS } from './endpoint-routes.js'
 import { oauthEndpointErrors, oauthTokenErrors } from './errors.js'
 import { createIntrospectionService, type IntrospectionService } from './introspection-service.js'
 import { createParService, prunePushedRequests, type ParService } from './par-service.js'
-import * as repo from './repository.js'
 import { oauthRoutes } from './routes.js'
 import { OAUTH_SECURITY_SCHEMES } from './schemas.js'
 import { createTokenService, pruneTokens, type TokenService } from './token-service.js'
@@ -49,6 +49,8 @@ export interface OAuthDeps {
   publicUrl?: string
   /** The guessing throttles (per process); defaults when not given. */
   limits?: OAuthLimits
+  /** The one memory of credentials already used (shared with reporting, pruned by the composition root): DPoP proofs. */
+  replay: Pick<ReplayGuard, 'spend'>
 }
 
 const DESCRIPTION = `OAuth 2.0 authorization server (\`/oauth2/v3\`): the account holder signs in and allows a client at
@@ -63,10 +65,7 @@ export function oauthFeature(deps: OAuthDeps): Feature<OAuthServices> {
   const limits = deps.limits ?? DEFAULT_OAUTH_LIMITS
   const clients = createClientService({ db, clock, applications: deps.applications, organizations: deps.organizations })
   const authenticateClient = createClientAuthentication({ clients, clock, limits })
-  const replay: DpopReplayStore = {
-    firstSeen: (key, expiresAt) => repo.recordDpopProof(db.kysely, key, expiresAt.toISOString(), clock.now().toISOString()),
-  }
-  const dpop = createDpopVerifier({ clock, replay })
+  const dpop = createDpopVerifier({ clock, replay: deps.replay })
   const tokens = createTokenService({ db, clock, authenticateClient, dpop, merchantUsers: deps.merchantUsers })
   const introspection = createIntrospectionService({ db, clock, authenticateClient })
   const par = createParService({ db, clock, authenticateClient, dpop })
@@ -84,7 +83,6 @@ export function oauthFeature(deps: OAuthDeps): Feature<OAuthServices> {
       { name: 'oauth consents and codes', prune: () => pruneConsentsAndCodes(db, clock) },
       { name: 'oauth tokens and grants', prune: () => pruneTokens(db, clock) },
       { name: 'oauth pushed requests', prune: () => prunePushedRequests(db, clock) },
-      { name: 'oauth dpop proofs', prune: () => repo.deleteExpiredDpopProofs(db.kysely, clock.now().toISOString()) },
     ],
     openapi: { description: DESCRIPTION, securitySchemes: OAUTH_SECURITY_SCHEMES },
   }

@@ -1,6 +1,6 @@
 // The reporting interface as one feature: its gateway (HTTP Signature, JWT and OAuth bearer tokens; the acting
-// organization) and routes under /reporting/v3, answering in the reporting error family; the JWT ids it remembers
-// and their pruning; its refusals counted on /metrics. Built by the composition root from narrowed dependencies.
+// organization) and routes under /reporting/v3, answering in the reporting error family; its refusals counted on
+// /metrics. The credentials it remembers (JWT ids, signatures of writes) go to the platform's replay guard. Built by the composition root from narrowed dependencies.
 import type { ReportingKeyService } from '../applications/reporting-keys.js'
 import type { AccessTokenResolver } from '../identity/types.js'
 import type { OrganizationService } from '../organizations/service.js'
@@ -12,8 +12,8 @@ import type { Feature } from '../platform/feature.js'
 import type { App } from '../platform/http/app.js'
 import type { Jobs } from '../platform/jobs/service.js'
 import type { JobHandler } from '../platform/jobs/types.js'
+import type { ReplayGuard } from '../platform/replay-guard.js'
 import { createReportingAuthenticator, type ReportingAuthFailure } from './auth/authenticate.js'
-import * as authRepo from './auth/repository.js'
 import { createDefinitionsService, type DefinitionsService } from './definitions/service.js'
 import { definitionRoutes } from './definitions/routes.js'
 import { reportingErrors } from './errors.js'
@@ -62,6 +62,8 @@ export interface ReportingDeps {
   /** OAuth access tokens, resolved by the OAuth feature's token service (reporting never imports OAuth). */
   tokens: Pick<AccessTokenResolver, 'find'>
   jobs: Pick<Jobs, 'enqueue'>
+  /** The one memory of credentials already used (JWT ids, signatures of writes), pruned by the composition root. */
+  replay: Pick<ReplayGuard, 'spend'>
   /** Where report files go (gzip-compressed). */
   blobs: BlobStore
   sandbox: boolean
@@ -112,7 +114,7 @@ export function reportingFeature(deps: ReportingDeps): Feature<ReportingServices
     keys: deps.keys,
     organizations: deps.organizations,
     tokens: deps.tokens,
-    jwtIds: { firstSeen: (idHash, expiresAt) => authRepo.recordJwtId(deps.db, idHash, expiresAt.toISOString(), deps.clock.now().toISOString()) },
+    replay: deps.replay,
     clock: deps.clock,
   })
   const onDemand = createOnDemandService({ db: deps.db, organizations: deps.organizations })
@@ -137,7 +139,6 @@ export function reportingFeature(deps: ReportingDeps): Feature<ReportingServices
     background: [{ name: 'report scheduler', run: () => scheduler.sweep() }],
     housekeeping: [
       { name: 'expired reports', prune: () => reports.prune(deps.reports.retentionDays) },
-      { name: 'reporting jwt ids', prune: () => authRepo.deleteExpiredJwtIds(deps.db, deps.clock.now().toISOString()) },
       // A generation killed mid-file leaves its temp file: removed once no live write can own it, from start on.
       { name: 'report temp files', atStart: true, prune: () => blobs.sweep() },
     ],

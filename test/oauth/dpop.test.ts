@@ -122,7 +122,7 @@ describe('a client registered with --dpop', () => {
   })
 
   it('seen proofs are pruned once out of the window', async () => {
-    const count = async () => Number((await t.db.kysely.selectFrom('oauth_dpop_proofs').select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow()).n)
+    const count = async () => Number((await t.db.kysely.selectFrom('replay_guard').select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow()).n)
     expect(await count()).toBeGreaterThan(0)
     t.clock.advance(5 * 60_000)
     await t.app.services.housekeeping.runOnce()

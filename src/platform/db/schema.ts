@@ -122,9 +122,13 @@ export interface OAuthPushedRequestsTable {
   created_at: string
 }
 
-/** DPoP proofs seen, by a hash of key thumbprint and jti, while their iat is in the window. */
-export interface OAuthDpopProofsTable {
-  proof_hash: string
+/**
+ * Credentials already used (platform/replay-guard.ts): a digest naming one (a DPoP proof, a JWT id, a signed write's
+ * HTTP Signature), the uses spent, and until when it could be accepted.
+ */
+export interface ReplayGuardTable {
+  key_hash: string
+  uses: number
   expires_at: string
 }
 
@@ -284,12 +288,6 @@ export interface ReportingCertificatesTable {
   revoked_at: string | null
 }
 
-/** JWT ids seen (a hash of the verifying key and the jti) until their token can no longer be accepted. */
-export interface ReportingJwtIdsTable {
-  id_hash: string
-  expires_at: string
-}
-
 /** A report subscription of one organization; the list members are JSON text. */
 export interface ReportSubscriptionsTable {
   organization_id: string
@@ -327,7 +325,7 @@ export interface Database {
   oauth_grants: OAuthGrantsTable
   oauth_tokens: OAuthTokensTable
   oauth_pushed_requests: OAuthPushedRequestsTable
-  oauth_dpop_proofs: OAuthDpopProofsTable
+  replay_guard: ReplayGuardTable
   jobs: JobsTable
   blobs: BlobsTable
   blob_chunks: BlobChunksTable
@@ -339,7 +337,6 @@ export interface Database {
   organizations: OrganizationsTable
   reporting_keys: ReportingKeysTable
   reporting_certificates: ReportingCertificatesTable
-  reporting_jwt_ids: ReportingJwtIdsTable
   report_subscriptions: ReportSubscriptionsTable
   report_instances: ReportInstancesTable
   report_schedules: ReportSchedulesTable
