@@ -69,11 +69,10 @@ describe('finapi command-line tool', () => {
     expect(res.stderr).toContain('SANDBOX_API_KEY')
   })
 
-  it('rejects an unknown command with usage', async () => {
+  it('rejects an unknown command in one line and the usage, exit 2', async () => {
     const res = await run(['frobnicate'])
-    expect(res.code).toBe(1)
-    expect(res.stderr).toContain('unknown command: frobnicate')
-    expect(res.stderr).toContain('Usage: finapi')
+    expect(res.code).toBe(2)
+    expect(res.stderr).toBe("finapi: error: unknown command 'frobnicate'\nusage: finapi [options] [command]; see finapi --help\n")
   })
 })
 

@@ -34,6 +34,9 @@ export class TransactionImportError extends Error {
   }
 }
 
+/** Progress is told of every this many lines as well as of every batch: a large batch takes a while to read. */
+const PROGRESS_LINES = 1000
+
 export interface ImportOptions {
   format: ImportFormat
   batchSize?: number
@@ -96,6 +99,7 @@ export async function importTransactions(db: Pick<Db, 'kysely' | 'dialect'>, inp
     )
     batch.push({ line: number, transaction })
     if (batch.length >= batchSize) await flush()
+    else if (number % PROGRESS_LINES === 0) report()
   }
   await flush()
   return { lines: lastLine, loaded, batches }
