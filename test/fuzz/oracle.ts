@@ -186,7 +186,8 @@ function reporting(a: Answer, head: boolean): { label: string; problem?: string;
   return { label, unexpected: status >= 500 }
 }
 
-const PLATFORM_PAGES = /^\/(health\/(live|ready)|metrics|openapi\.json|docs|oauth2\/v3\/assets\/)/
+/** Paths outside the API families that answer 2xx or 3xx: the home page (`GET /`), health, metrics, the documents. */
+const PLATFORM_PAGES = /^\/($|health\/(live|ready)|metrics|openapi\.json|docs|oauth2\/v3\/assets\/)/
 
 function other(a: Answer, method: string, path: string): { label: string; problem?: string; unexpected: boolean } {
   const status = a.status!
