@@ -23,6 +23,9 @@ async function eachLimited<T, R>(items: readonly T[], limit: number, fn: (item: 
   return results
 }
 
+/** Each test here starts tens of short processes: ample time on a loaded machine, seconds on a quiet one. */
+const PROCESSES_TIMEOUT_MS = 180_000
+
 describe('help, usage errors and the version, with no configuration at all', () => {
   // The program itself, every group (keys) and every command (keys create).
   const commands = [[], ...finapiCommands({ groups: true })]
@@ -47,7 +50,7 @@ describe('help, usage errors and the version, with no configuration at all', () 
     for (const words of finapiCommands()) expect(overview).toContain(`  ${words.join(' ')}`)
     // The help shows the import service's batch size (cli.ts keeps a copy so help need not load the service).
     expect(results.find(([words]) => words.join(' ') === 'transactions import')![1].stdout).toContain(`(default ${DEFAULT_BATCH_LINES})`)
-  })
+  }, PROCESSES_TIMEOUT_MS)
 
   it('a bad option is one line and the command’s usage on stderr, exit 2, nothing on stdout', async () => {
     const results = await eachLimited(commands, 4, async (words) => [words, await runFinapi([...words, '--no-such-flag'], {})] as const)
@@ -60,7 +63,7 @@ describe('help, usage errors and the version, with no configuration at all', () 
       expect(lines[0]).toBe("finapi: error: unknown option '--no-such-flag'")
       expect(lines[1]).toMatch(new RegExp(`^usage: ${name} .*; see ${name} --help$`))
     }
-  })
+  }, PROCESSES_TIMEOUT_MS)
 
   it('an unknown command, a missing argument or a bad value is a usage error too; a group alone names its commands', async () => {
     const expectUsage = (res: Finished, first: string, command: string) => {
@@ -80,12 +83,12 @@ describe('help, usage errors and the version, with no configuration at all', () 
       "finapi: error: option '--days <n>' argument '0' is invalid. It must be a whole number from 1 to 3660.",
       'transactions generate',
     )
-  })
+  }, PROCESSES_TIMEOUT_MS)
 
   it('--version and -V print the version of package.json', async () => {
     const { version } = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string }
     for (const flag of ['--version', '-V']) expect(await runFinapi([flag], {})).toEqual({ code: 0, stdout: `${version}\n`, stderr: '' })
-  })
+  }, PROCESSES_TIMEOUT_MS)
 })
 
 describe('on a sandbox database', () => {

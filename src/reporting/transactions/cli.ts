@@ -17,7 +17,7 @@ export interface TransactionCommandDeps {
  * The import service's DEFAULT_BATCH_LINES, which the help shows (test/cli.test.ts checks they agree): importing the
  * service for a constant would load all it needs whenever any help is shown.
  */
-const DEFAULT_BATCH_LINES = 10_000
+const DEFAULT_BATCH_LINES = 2_000
 
 export type WithTransactions = <T>(fn: (deps: TransactionCommandDeps) => Promise<T>) => Promise<T>
 
