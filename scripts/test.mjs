@@ -4,7 +4,7 @@
 // 127.0.0.1, a free port, fsync off) and removed afterwards. Without PostgreSQL's binaries the PostgreSQL pass is
 // skipped loudly, and under CI=true that fails the run. The browser tests (test/support/browser.ts) need Chromium at
 // /usr/bin/chromium (or FINAPI_CHROMIUM_PATH): without it they are skipped loudly, and under CI=true that fails the run.
-import { execFileSync, spawnSync } from 'node:child_process'
+import { execFileSync, spawn } from 'node:child_process'
 import { accessSync, chmodSync, constants, existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync } from 'node:fs'
 import { createServer } from 'node:net'
 import { tmpdir } from 'node:os'
@@ -15,17 +15,41 @@ const totals = { passed: 0, failed: 0, skipped: 0 }
 /** Unhandled errors vitest reported (vitest.config.ts appends them), by pass: printed again after the totals. */
 const unhandled = []
 
-function step(name, cmd, args, env = {}) {
-  console.log(`\n▶ ${name}`)
-  const res = spawnSync(cmd, args, { stdio: 'inherit', env: { ...process.env, ...env } })
-  return res.status === 0
+// An interrupted run (Ctrl-C, a CI timeout's SIGTERM, a closed terminal) stops the step in progress, then unwinds
+// through withPostgres's `finally`, so the throwaway cluster is stopped and removed on every exit path.
+let interrupted
+let running
+class Interrupted extends Error {}
+for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP']) {
+  process.on(signal, () => {
+    if (interrupted) return
+    interrupted = signal
+    console.error(`\n✗ ${signal}: stopping the tests and cleaning up`)
+    // The step's whole process group: npx's child (vitest) and its workers, not only npx.
+    if (running) process.kill(-running.pid, 'SIGTERM')
+  })
 }
 
-function vitest(label, env) {
+function step(name, cmd, args, env = {}) {
+  if (interrupted) throw new Interrupted()
+  console.log(`\n▶ ${name}`)
+  return new Promise((resolve, reject) => {
+    // A process group of its own, so an interruption stops everything the step started.
+    running = spawn(cmd, args, { stdio: 'inherit', env: { ...process.env, ...env }, detached: true })
+    running.on('error', reject)
+    running.on('close', (code) => {
+      running = undefined
+      if (interrupted) reject(new Interrupted())
+      else resolve(code === 0)
+    })
+  })
+}
+
+async function vitest(label, env) {
   const dir = mkdtempSync(join(tmpdir(), 'finapi-report-'))
   const report = join(dir, 'report.json')
   const errors = join(dir, 'unhandled.ndjson')
-  const ok = step(`tests on ${label}`, 'npx', ['vitest', 'run', '--reporter=default', '--reporter=json', `--outputFile.json=${report}`], { ...env, FINAPI_UNHANDLED_LOG: errors })
+  const ok = await step(`tests on ${label}`, 'npx', ['vitest', 'run', '--reporter=default', '--reporter=json', `--outputFile.json=${report}`], { ...env, FINAPI_UNHANDLED_LOG: errors })
   if (existsSync(errors)) for (const line of readFileSync(errors, 'utf8').split('\n').filter(Boolean)) unhandled.push({ label, ...JSON.parse(line) })
   if (existsSync(report)) {
     const r = JSON.parse(readFileSync(report, 'utf8'))
@@ -99,26 +123,34 @@ async function withPostgres(bin, fn) {
   }
 }
 
-let ok = step('type-check', 'npx', ['tsc', '--noEmit'])
-ok = step('lint', 'npx', ['eslint', '.', '--max-warnings=0']) && ok
-
 const chromium = chromiumInstalled()
 const noChromium = `✗ Chromium not found (${chromiumPath}): the browser tests ${ci ? 'fail (CI=true requires Chromium)' : 'are skipped'}; install with apt-get install -y --no-install-recommends chromium`
-if (!chromium) console.error(`\n${noChromium}`)
 
-ok = vitest('SQLite', {}) && ok
+let ok = true
+try {
+  ok = (await step('type-check', 'npx', ['tsc', '--noEmit'])) && ok
+  ok = (await step('lint', 'npx', ['eslint', '.', '--max-warnings=0'])) && ok
 
-const pgBin = findPgBin()
-if (pgBin) {
-  ok = (await withPostgres(pgBin, (adminUrl) => vitest('PostgreSQL', { TEST_PG_ADMIN_URL: adminUrl }))) && ok
-} else {
-  const banner = '!'.repeat(78)
-  console.error(`\n${banner}\n!! PostgreSQL SKIPPED: no /usr/lib/postgresql/*/bin/initdb on this machine.`)
-  console.error(`!! Install it (apt-get install -y postgresql) to run the suite on PostgreSQL too.\n${banner}\n`)
-  if (ci) {
-    console.error('CI=true: PostgreSQL is required; failing.')
-    ok = false
+  if (!chromium) console.error(`\n${noChromium}`)
+
+  ok = (await vitest('SQLite', {})) && ok
+
+  const pgBin = findPgBin()
+  if (pgBin) {
+    ok = (await withPostgres(pgBin, (adminUrl) => vitest('PostgreSQL', { TEST_PG_ADMIN_URL: adminUrl }))) && ok
+  } else {
+    const banner = '!'.repeat(78)
+    console.error(`\n${banner}\n!! PostgreSQL SKIPPED: no /usr/lib/postgresql/*/bin/initdb on this machine.`)
+    console.error(`!! Install it (apt-get install -y postgresql) to run the suite on PostgreSQL too.\n${banner}\n`)
+    if (ci) {
+      console.error('CI=true: PostgreSQL is required; failing.')
+      ok = false
+    }
   }
+} catch (err) {
+  if (!(err instanceof Interrupted)) throw err
+  console.error(`\ntests: interrupted by ${interrupted}; the PostgreSQL test cluster, if one was started, is stopped and removed`)
+  process.exit(128 + ({ SIGINT: 2, SIGTERM: 15, SIGHUP: 1 }[interrupted] ?? 0))
 }
 
 if (!chromium) {

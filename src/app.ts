@@ -20,7 +20,7 @@ import { lazyChildLogger } from './platform/logger.js'
 import { MeteringLogController, RequestMetrics, metricsRoutes } from './platform/metrics.js'
 import { openapiPlugin } from './platform/openapi.js'
 import { periodic } from './platform/timers.js'
-import { validatorCompiler } from './platform/validation.js'
+import { refuseNul, validatorCompiler } from './platform/validation.js'
 import { SANDBOX_LOGINS } from './banking/sandbox-data.js'
 import { SANDBOX_MERCHANT_USERS } from './identity/merchant-users/service.js'
 import { SANDBOX_REPORTING_KEYS } from './applications/reporting-keys/sandbox.js'
@@ -131,6 +131,8 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     if (request.headers.host === undefined && request.raw.httpVersionMinor === 1) done(invalid([{ field: 'Host', reason: 'required header is missing' }]))
     else done()
   })
+  // Text PostgreSQL cannot store (U+0000) answers 400 in every family, before any schema or handler sees it.
+  app.addHook('preValidation', refuseNul)
 
   await metricsRoutes(app, metrics)
   await app.register(openapiPlugin, { version: VERSION, features: services.features.flatMap((f) => (f.openapi ? [f.openapi] : [])) })

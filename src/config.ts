@@ -51,6 +51,9 @@ const EnvSchema = Type.Object({
   REPORT_STORE: Type.Enum(['auto', 'directory', 'database'], { default: 'auto' }),
   REPORT_STORE_DIR: Type.Optional(Type.String({ minLength: 1 })),
   REPORT_LEASE_SECONDS: Type.Integer({ minimum: 1, maximum: 3600, default: 60 }),
+  REPORT_MAX_SUBSCRIPTIONS_PER_ORG: Type.Integer({ minimum: 1, maximum: 100_000, default: 100 }),
+  REPORT_MIN_INTERVAL_MINUTES: Type.Integer({ minimum: 1, maximum: 1439, default: 5 }),
+  REPORT_MAX_QUEUED_PER_ORG: Type.Integer({ minimum: 1, maximum: 1_000_000, default: 500 }),
 })
 
 export interface Config {
@@ -131,6 +134,21 @@ export interface Config {
     readonly storeDir: string | undefined
     /** A generating process renews its claim this often (a third of it); one that dies lets the report go after this. */
     readonly leaseMs: number
+    /**
+     * What one organization can make the scheduler do, at most. Each subscription's window is a report (a row, a job,
+     * a file): 100 subscriptions with runs every 5 minutes are 28,800 reports a day, far beyond a merchant's real use
+     * (a handful of daily reports; the reference's own USER_DEFINED example is PT2H30M) yet a bound on the damage one
+     * tenant can do: scheduling a window costs about 0.2 ms of CPU and one transaction, so its sweep work is a small
+     * fraction of a CPU, and a sandbox clock moved a year ahead makes at most 10.5 million windows, which are queued
+     * as they are generated, `maxQueued` at a time.
+     * An organization with `maxQueued` reports queued or generating gets no more queued until some finish, so another
+     * organization's report never waits behind more than that many of its. 500 is several days of every report of a
+     * merchant with a few dozen daily subscriptions, so catching up after downtime is not slowed by it.
+     */
+    readonly maxSubscriptions: number
+    /** The shortest USER_DEFINED reportInterval allowed, in minutes (the API's own pattern allows PT1M). */
+    readonly minIntervalMinutes: number
+    readonly maxQueued: number
   }
 }
 
@@ -221,6 +239,9 @@ export function loadConfig(env: Env): Config {
       store: e.REPORT_STORE,
       storeDir: e.REPORT_STORE_DIR,
       leaseMs: e.REPORT_LEASE_SECONDS * 1000,
+      maxSubscriptions: e.REPORT_MAX_SUBSCRIPTIONS_PER_ORG,
+      minIntervalMinutes: e.REPORT_MIN_INTERVAL_MINUTES,
+      maxQueued: e.REPORT_MAX_QUEUED_PER_ORG,
     }),
     oauthLimits: Object.freeze({
       signInPerMinute: e.OAUTH_SIGN_IN_PER_MINUTE,

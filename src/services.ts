@@ -9,7 +9,8 @@ import { createApplicationService, type ApplicationService } from './application
 import { bankingFeature, type BankingServices, type V2Routes } from './banking/feature.js'
 import type { Config } from './config.js'
 import { identityFeature } from './identity/feature.js'
-import { createMerchantUserService, type MerchantUserService } from './identity/merchant-users/service.js'
+import { SANDBOX_MERCHANT_USERS, createMerchantUserService, type MerchantUserService } from './identity/merchant-users/service.js'
+import { SANDBOX_LOGINS } from './banking/sandbox-data.js'
 import type { IdentityService } from './identity/service.js'
 import type { AccessTokenResolver } from './identity/types.js'
 import { oauthFeature, type OAuthServices } from './oauth/feature.js'
@@ -21,6 +22,7 @@ import type { JobHandler } from './platform/jobs/types.js'
 import { createHousekeeping, type Housekeeping } from './platform/housekeeping.js'
 import { createJobs, pruneDoneJobs, type Jobs } from './platform/jobs/service.js'
 import { createMaintenanceSwitch, type MaintenanceSwitch } from './platform/maintenance.js'
+import { createReplayGuard } from './platform/replay-guard.js'
 import { merchantApiFeature } from './merchant-api/feature.js'
 import { reportingFeature, type ReportingRoutes, type ReportingServices } from './reporting/feature.js'
 import type { LookupAll } from './platform/outbound-http.js'
@@ -83,7 +85,7 @@ export function reportStore(config: Config, db: Db, clock: Clock): BlobStore {
   if (store === 'database' || (store === 'auto' && db.dialect === 'postgres')) return createDatabaseBlobStore({ db, clock })
   const sqlitePath = config.databaseUrl.startsWith('sqlite:') ? config.databaseUrl.slice('sqlite:'.length) : undefined
   const beside = sqlitePath && sqlitePath !== ':memory:' ? join(dirname(resolve(sqlitePath)), 'reports') : resolve('data', 'reports')
-  return createDirectoryBlobStore(storeDir ? resolve(storeDir) : beside)
+  return createDirectoryBlobStore(storeDir ? resolve(storeDir) : beside, { clock })
 }
 
 export function createServices(config: Config, infrastructure: Infrastructure, options: ServiceOptions = {}): Services {
@@ -93,6 +95,8 @@ export function createServices(config: Config, infrastructure: Infrastructure, o
   const owner = `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`
   const jobs = createJobs({ db, clock, owner, onError: (err, job) => logger.warn({ err, job }, 'job failed') })
   const maintenance = createMaintenanceSwitch({ db, clock, onError: (err) => logger.warn({ err }, 'maintenance poll failed') })
+  // One memory of credentials already used, for OAuth's DPoP proofs and the reporting family's JWT ids and signed writes.
+  const replay = createReplayGuard({ db: db.kysely, clock })
 
   // The one cycle of the wiring: identity resolves OAuth access tokens through OAuth's token service, and OAuth's
   // sign-in page verifies passwords through identity. Closed here by a resolver that forwards to OAuth once built.
@@ -111,6 +115,8 @@ export function createServices(config: Config, infrastructure: Infrastructure, o
     secretsKey: config.secretsKey,
     publicUrl: config.publicUrl,
     limits: config.oauthLimits,
+    sandboxSignIn: config.mode === 'sandbox' ? { banking: SANDBOX_LOGINS.usernamePassword, merchant: SANDBOX_MERCHANT_USERS[0] } : undefined,
+    replay,
   })
   const banking = bankingFeature({
     db,
@@ -132,7 +138,7 @@ export function createServices(config: Config, infrastructure: Infrastructure, o
   const reportingKeys = createReportingKeyService({ db, clock, secretsKey: config.secretsKey, organizations })
   // The merchant API family's gateway resolves OAuth bearer tokens through the OAuth feature's token service, never
   // importing OAuth; reporting and webhooks both stand on it.
-  const merchantApi = merchantApiFeature({ db: db.kysely, clock, keys: reportingKeys, organizations, tokens: oauth.services.tokens })
+  const merchantApi = merchantApiFeature({ clock, keys: reportingKeys, organizations, tokens: oauth.services.tokens, replay })
   const webhooks = webhooksFeature({
     db,
     clock,
@@ -173,7 +179,11 @@ export function createServices(config: Config, infrastructure: Infrastructure, o
   for (const feature of features) for (const job of feature.jobs ?? []) jobs.register(job.kind, job.handler as JobHandler, job.options)
 
   const housekeeping = createHousekeeping({
-    tasks: [...features.flatMap((f) => f.housekeeping ?? []), { name: 'finished jobs', prune: () => pruneDoneJobs(db, clock) }],
+    tasks: [
+      ...features.flatMap((f) => f.housekeeping ?? []),
+      { name: 'used credentials', prune: () => replay.prune() },
+      { name: 'finished jobs', prune: () => pruneDoneJobs(db, clock) },
+    ],
     clock,
     onPruned: (counts) => {
       if (Object.values(counts).some((n) => n > 0)) logger.info({ pruned: counts }, 'deleted expired rows')

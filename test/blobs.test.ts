@@ -1,13 +1,13 @@
 // Both blob stores through the same contract: the directory store on a temporary folder, the database store on
-// this run's database (SQLite, or PostgreSQL with TEST_PG_ADMIN_URL).
+// this run's database (SQLite, or PostgreSQL with TEST_PG_ADMIN_URL); and what a killed write leaves, swept.
 import { createHash, randomBytes } from 'node:crypto'
-import { mkdtempSync, readdirSync, rmSync } from 'node:fs'
+import { mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { Readable } from 'node:stream'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createDatabaseBlobStore } from '../src/platform/blobs/database-store.js'
-import { createDirectoryBlobStore } from '../src/platform/blobs/directory-store.js'
+import { createDirectoryBlobStore, TEMP_STALE_MS, TEMP_TOUCH_MS } from '../src/platform/blobs/directory-store.js'
 import type { BlobStore } from '../src/platform/blobs/types.js'
 import type { Db } from '../src/platform/db/database.js'
 import { FakeClock } from './support/clock.js'
@@ -157,3 +157,58 @@ describe.each(stores)('%s blob store', (name, make) => {
     if (name === 'directory') expect(readdirSync(join(dir, 'store', 'tmp'))).toEqual([]) // no half file left
   })
 })
+
+describe('sweeping what killed writes left', () => {
+  it('removes temp files untouched for TEMP_STALE_MS, keeps younger ones and every live write, in any process', async () => {
+    const clock = new FakeClock(Date.now())
+    const root = join(dir, 'swept')
+    const tmp = join(root, 'tmp')
+    const [mine, other] = [createDirectoryBlobStore(root, { clock }), createDirectoryBlobStore(root, { clock })] // two processes, one folder
+    expect(await mine.sweep()).toBe(0) // no folder yet
+    mkdirSync(tmp, { recursive: true })
+    const leftover = (name: string, ageMs: number) => {
+      writeFileSync(join(tmp, name), 'half a report')
+      const at = new Date(clock.nowMs() - ageMs)
+      utimesSync(join(tmp, name), at, at)
+    }
+    leftover('0b7e1c9a-dead-4c1e-9a55-000000000001', TEMP_STALE_MS + 1_000)
+    leftover('0b7e1c9a-dead-4c1e-9a55-000000000001.json', TEMP_STALE_MS + 1_000)
+    leftover('0b7e1c9a-dead-4c1e-9a55-000000000002', TEMP_STALE_MS - 5 * 60_000)
+
+    // A write in progress in `mine`, its file as old as an orphan's: its own process never sweeps it.
+    let feed: (chunk: Buffer | null) => void = () => {}
+    const slow = new Readable({ read() {} })
+    feed = (chunk) => void slow.push(chunk)
+    const putting = mine.put('reports/slow.csv', slow)
+    feed(Buffer.from('first rows,'))
+    const written = () => readdirSync(tmp).find((n) => !n.startsWith('0b7e1c9a') && statSync(join(tmp, n)).size > 0)
+    await until(() => written() !== undefined) // the first rows are on disk: nothing writes to it until feed() again
+    const live = written()!
+    const old = new Date(clock.nowMs() - TEMP_STALE_MS - 1_000)
+    utimesSync(join(tmp, live), old, old)
+    expect(await mine.sweep()).toBe(2)
+    expect(readdirSync(tmp).sort()).toEqual(['0b7e1c9a-dead-4c1e-9a55-000000000002', live].sort())
+    // The other process knows it only by its time: a live write touches its file every TEMP_TOUCH_MS.
+    await clock.tick(TEMP_TOUCH_MS)
+    expect(await other.sweep()).toBe(0)
+    for (let i = 0; i < 12; i++) await clock.tick(TEMP_TOUCH_MS) // longer than TEMP_STALE_MS without a byte written
+    expect(await other.sweep()).toBe(1) // the younger leftover is stale by now; the live file is not
+    expect(readdirSync(tmp)).toEqual([live])
+    feed(Buffer.from('last rows'))
+    feed(null)
+    await putting
+    expect((await bytes((await mine.get('reports/slow.csv'))!.stream)).toString()).toBe('first rows,last rows')
+    expect(readdirSync(tmp)).toEqual([])
+    expect(clock.pendingTimers).toBe(0) // the finished write touches nothing any more
+  })
+
+  it('finds nothing to sweep in the database store: an interrupted put rolled back', async () => {
+    expect(await createDatabaseBlobStore({ db, clock: new FakeClock() }).sweep()).toBe(0)
+  })
+})
+
+/** Waits for file-system work in flight (bounded, so a broken store fails rather than hangs). */
+async function until(done: () => boolean): Promise<void> {
+  for (let i = 0; i < 2_000 && !done(); i++) await new Promise((resolve) => setTimeout(resolve, 5))
+  expect(done()).toBe(true)
+}

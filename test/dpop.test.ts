@@ -7,7 +7,7 @@ const NOW = 1_767_225_600
 const URL_ = 'https://bank.example/v2/accounts'
 
 describe('checkDpopProof', () => {
-  it.each(['ES256', 'EdDSA'] as const)('accepts a %s proof and answers its key thumbprint', (alg) => {
+  it.each(['ES256', 'EdDSA', 'Ed25519'] as const)('accepts a %s proof and answers its key thumbprint', (alg) => {
     const key = dpopKey(alg)
     const result = checkDpopProof(dpopProof(key, { htm: 'GET', htu: `${URL_}?v=1#x`, iat: NOW, accessToken: 'tok' }), { method: 'GET', url: URL_, accessToken: 'tok' }, NOW)
     expect(result).toMatchObject({ ok: true, jkt: thumbprint(key.jwk), iat: NOW })
@@ -21,6 +21,8 @@ describe('checkDpopProof', () => {
     ['another token', { accessToken: 'other' }, /ath/],
     ['typ JWT', { header: { typ: 'JWT' } }, /typ/],
     ['alg RS256', { header: { alg: 'RS256' } }, /alg/],
+    ['alg Ed448', { header: { alg: 'Ed448' } }, /alg/],
+    ['alg Ed25519 with a P-256 key', { header: { alg: 'Ed25519' } }, /does not match its alg/],
     ['a private key in the header', { header: { jwk: { ...dpopKey().jwk, d: 'x' } } }, /public jwk/],
   ])('refuses %s', (_name, change, reason) => {
     const key = dpopKey()

@@ -76,7 +76,8 @@ function expectedBody(family: string, code: string, message: string): unknown {
     case 'banking':
       return { status: { code, message, details: [{ field: 'probe', reason: 'thrown on purpose' }] } }
     case 'oauth':
-      return { error: code, error_description: 'thrown on purpose' }
+      // A named field leads the reason: an RFC 6749 error has no other place to name it.
+      return { error: code, error_description: 'probe thrown on purpose' }
     case 'reporting':
       if (code === 'UNAUTHORIZED') return { response: { rmsg: 'Authentication Failed' } }
       return { submitTimeUtc: '2026-03-01T12:34:56Z', reason: code, message, details: [{ field: 'probe', reason: 'thrown on purpose' }] }

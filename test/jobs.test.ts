@@ -237,6 +237,25 @@ describe(`jobs on ${TEST_DIALECT}`, () => {
     expect(await run).toEqual({ succeeded: 6, failed: 0, lost: 0 })
   })
 
+  it('starts each job on a turn of the event loop of its own, even jobs that never wait for I/O', async () => {
+    // A request arriving meanwhile is read on a turn of the loop: count the turns, and note the count at each start.
+    let turn = 0
+    let ticking = true
+    const tick = () => {
+      turn++
+      if (ticking) setImmediate(tick)
+    }
+    setImmediate(tick)
+    const startedOn: number[] = []
+    jobs.register('no-io', async () => void startedOn.push(turn), { concurrency: 4 })
+    for (let i = 0; i < 12; i++) await jobs.enqueue(db.kysely, { kind: 'no-io', payload: i })
+    expect(await jobs.runDue()).toEqual({ succeeded: 12, failed: 0, lost: 0 })
+    ticking = false
+    // On SQLite every statement is synchronous: without turns, the twelve ran in one, slots refilled as they finished.
+    expect(startedOn).toHaveLength(12)
+    for (let i = 1; i < startedOn.length; i++) expect(startedOn[i], String(startedOn)).toBeGreaterThan(startedOn[i - 1]!)
+  })
+
   it('wake() starts due work at once, without waiting for a poll', async () => {
     const ran: string[] = []
     jobs.register<string>('woken', async (p) => void ran.push(p))

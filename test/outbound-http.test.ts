@@ -5,6 +5,7 @@ import type { AddressInfo } from 'node:net'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { systemClock } from '../src/platform/clock.js'
 import { createAddressGuard, createOutboundHttp, isBlockedAddress, type LookupAll } from '../src/platform/outbound-http.js'
+import { ALLOWED, REFUSED } from './support/addresses.js'
 
 let server: Server
 let base: string
@@ -100,6 +101,18 @@ describe('the address guard (private networks refused)', () => {
     const before = received.length
     expect(await client.request({ url: `${base}/ok` })).toMatchObject({ ok: false, error: { kind: 'blocked_address' } })
     expect(received.length).toBe(before)
+  })
+
+  it.each(REFUSED)('refuses %s (%s)', (address) => {
+    expect(isBlockedAddress(address)).toBe(true)
+    // Also where loopback is allowed (the sandbox's default): an embedded or translated address is another host,
+    // reached through a relay or translator; only the IPv4-mapped spelling is the allowed address itself.
+    const guard = createAddressGuard({ allowPrivateNetworks: false, allowedNetworks: ['127.0.0.0/8', '::1/128'] })
+    if (!address.startsWith('::ffff:127.')) expect(guard.refuses(address)).toBe(true)
+  })
+
+  it.each(ALLOWED)('allows %s (%s)', (address) => {
+    expect(isBlockedAddress(address)).toBe(false)
   })
 
   it('classifies addresses with net.BlockList', () => {

@@ -1,6 +1,8 @@
 // The real command-line tool and server processes: key management, two servers sharing one database, and a
 // graceful shutdown on SIGTERM.
-import { readFileSync } from 'node:fs'
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createTestDatabase, TEST_DIALECT, type TestDatabase } from './support/database.js'
@@ -10,6 +12,7 @@ import { SESSION_CACHE_MS } from '../src/identity/service.js'
 import { SANDBOX_CUSTOMER_1_ID } from '../src/banking/sandbox-data.js'
 import { expectStatus } from './support/banking.js'
 import { openDatabase } from '../src/platform/db/database.js'
+import { TEMP_STALE_MS } from '../src/platform/blobs/directory-store.js'
 
 const loginBody = {
   loginRequest: { brand: 'nab', lob: 'nab', credentials: { apiStructType: 'usernamePassword', usernamePassword: { username: '10055670', password: 'aaa111' } } },
@@ -66,11 +69,10 @@ describe('finapi command-line tool', () => {
     expect(res.stderr).toContain('SANDBOX_API_KEY')
   })
 
-  it('rejects an unknown command with usage', async () => {
+  it('rejects an unknown command in one line and the usage, exit 2', async () => {
     const res = await run(['frobnicate'])
-    expect(res.code).toBe(1)
-    expect(res.stderr).toContain('unknown command: frobnicate')
-    expect(res.stderr).toContain('Usage: finapi')
+    expect(res.code).toBe(2)
+    expect(res.stderr).toBe("finapi: error: unknown command 'frobnicate'\nusage: finapi [options] [command]; see finapi --help\n")
   })
 })
 
@@ -91,12 +93,29 @@ describe('finapi prune', () => {
       await db.kysely.insertInto('sessions').values([session('prune-test-old', '2020-01-01T00:15:00.000Z'), session('prune-test-live', '2999-01-01T00:00:00.000Z')]).execute()
       const res = await run(['prune'])
       expect(res.code, res.stderr).toBe(0)
-      expect(res.stdout).toMatch(/^Deleted: \d+ sessions, \d+ revoked soft credentials, \d+ sign-in failures per source, \d+ oauth consents and codes, \d+ oauth tokens and grants, \d+ oauth pushed requests, \d+ oauth dpop proofs, \d+ expired reports, \d+ reporting jwt ids, \d+ webhook notifications, \d+ finished jobs\.$/m)
+      expect(res.stdout).toMatch(/^Deleted: \d+ sessions, \d+ revoked soft credentials, \d+ sign-in failures per source, \d+ oauth consents and codes, \d+ oauth tokens and grants, \d+ oauth pushed requests, \d+ expired reports, \d+ report temp files, \d+ webhook notifications, \d+ used credentials, \d+ finished jobs\.$/m)
       expect(Number(/Deleted: (\d+) sessions/.exec(res.stdout)![1])).toBeGreaterThanOrEqual(1)
       const left = (await db.kysely.selectFrom('sessions').select('token_hash').where('token_hash', 'like', 'prune-test-%').execute()).map((r) => r.token_hash)
       expect(left).toEqual(['prune-test-live'])
     } finally {
       await db.close()
+    }
+  })
+
+  it("deletes a report temp file a killed generation left, once no live write can own it, and leaves a younger one", async () => {
+    const store = mkdtempSync(join(tmpdir(), 'finapi-prune-store-'))
+    try {
+      mkdirSync(join(store, 'tmp'))
+      const stale = new Date(Date.now() - TEMP_STALE_MS - 60_000)
+      writeFileSync(join(store, 'tmp', 'b2c1a3de-0000-4000-8000-000000000001'), 'half a report')
+      utimesSync(join(store, 'tmp', 'b2c1a3de-0000-4000-8000-000000000001'), stale, stale)
+      writeFileSync(join(store, 'tmp', 'b2c1a3de-0000-4000-8000-000000000002'), 'a report being written')
+      const res = await run(['prune'], { REPORT_STORE: 'directory', REPORT_STORE_DIR: store })
+      expect(res.code, res.stderr).toBe(0)
+      expect(res.stdout).toContain(' 1 report temp files,')
+      expect(readdirSync(join(store, 'tmp'))).toEqual(['b2c1a3de-0000-4000-8000-000000000002'])
+    } finally {
+      rmSync(store, { recursive: true, force: true })
     }
   })
 })

@@ -20,6 +20,22 @@ export async function firstExistingCustomer(db: Executor, ids: string[]): Promis
   return (await db.selectFrom('customers').select('id').where('id', 'in', ids).executeTakeFirst())?.id
 }
 
+/**
+ * The customers `reference` names: the one with that id, else those with a credential found by it as typed (a
+ * username or a device id; party identifiers and soft credentials are stored hashed, so never match).
+ */
+export async function customersNamed(db: Executor, reference: string): Promise<string[]> {
+  if (await findCustomer(db, reference)) return [reference]
+  const rows = await db.selectFrom('credentials').select('customer_id').distinct().where('lookup_key', '=', reference).where('kind', 'not in', ['partyIdentifiers', 'token']).orderBy('customer_id').execute()
+  return rows.map((r) => r.customer_id)
+}
+
+/** A few customer ids, account holders' first (merchant users have `finapi users list`), oldest first. */
+export async function someCustomerIds(db: Executor, limit: number): Promise<string[]> {
+  const rows = await db.selectFrom('customers').select('id').orderBy(sql`organization_id is not null`).orderBy('created_at').orderBy('id').limit(limit).execute()
+  return rows.map((r) => r.id)
+}
+
 export async function insertCustomers(db: Executor, rows: Insertable<CustomersTable>[]): Promise<void> {
   if (rows.length > 0) await db.insertInto('customers').values(rows).execute()
 }

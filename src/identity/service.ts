@@ -92,6 +92,10 @@ export interface IdentityService extends PrincipalResolver {
   createSoftCredential(customerId: string, tokenType: string): Promise<string>
   /** Operators: a customer's credentials, soft credentials included. */
   listCredentials(customerId: string): Promise<CredentialSummary[]>
+  /** Operators: the customer with id `reference`, else the customers signing in with it (a username, a device id). */
+  findCustomers(reference: string): Promise<string[]>
+  /** Operators: a few customer ids, for a message that shows what one looks like. */
+  someCustomerIds(limit: number): Promise<string[]>
   /** Operators: revokes one credential and ends the sessions it opened; a later claim with it fails like any other. */
   revokeCredential(id: string): Promise<boolean>
   customerExists(id: string): Promise<boolean>
@@ -328,6 +332,9 @@ export function createIdentityService(deps: IdentityDeps): IdentityService {
       }
       return token
     },
+
+    findCustomers: (reference) => repo.customersNamed(db.kysely, reference),
+    someCustomerIds: (limit) => repo.someCustomerIds(db.kysely, limit),
 
     async listCredentials(customerId) {
       const nowIso = clock.now().toISOString()

@@ -1,18 +1,17 @@
 // The merchant API family as one feature: reporting, webhook management and the key service are one API family,
 // with one gateway (HTTP Signature, the SDK's JWT, OAuth bearer tokens; the acting organization), one error family
 // and body, and one count of refusals. It has no routes: each feature of the family registers the gateway into its
-// own scope and answers in the family's errors, both handed to it by the composition root. The JWT ids it remembers
-// are pruned with the rest of the housekeeping.
+// own scope and answers in the family's errors, both handed to it by the composition root. The credentials it
+// remembers (JWT ids, signatures of writes) go to the platform's replay guard.
 import type { ReportingKeyService } from '../applications/reporting-keys/service.js'
 import type { AccessTokenResolver } from '../identity/types.js'
 import type { OrganizationService } from '../organizations/service.js'
 import type { Clock } from '../platform/clock.js'
 import { LabelledCounter } from '../platform/counters.js'
-import type { Executor } from '../platform/db/database.js'
 import type { Feature } from '../platform/feature.js'
 import type { ErrorFamily } from '../platform/http/error-family.js'
-import type { ReportingAuthFailure } from './auth/authenticate.js'
-import { createMerchantAuth } from './auth/service.js'
+import type { ReplayGuard } from '../platform/replay-guard.js'
+import { createReportingAuthenticator, type ReportingAuthFailure } from './auth/authenticate.js'
 import { reportingErrors } from './errors.js'
 import type { ReportingGatewayOptions } from './gateway.js'
 
@@ -24,22 +23,22 @@ export interface MerchantApi {
 }
 
 export interface MerchantApiDeps {
-  db: Executor
   clock: Clock
   keys: Pick<ReportingKeyService, 'signingKey' | 'certificates'>
   organizations: Pick<OrganizationService, 'find' | 'mayActFor' | 'descendants'>
   /** OAuth access tokens, resolved by the OAuth feature's token service (the family never imports OAuth). */
   tokens: Pick<AccessTokenResolver, 'find'>
+  /** The one memory of credentials already used (JWT ids, signatures of writes), pruned by the composition root. */
+  replay: Pick<ReplayGuard, 'spend'>
 }
 
 export function merchantApiFeature(deps: MerchantApiDeps): Feature<MerchantApi> {
   const { clock } = deps
   const failures = new LabelledCounter<ReportingAuthFailure>('reporting_authentication_failures_total', 'Reporting calls refused as unauthenticated, by reason', 'reason')
-  const { authenticator, pruneJwtIds } = createMerchantAuth(deps)
+  const authenticator = createReportingAuthenticator({ keys: deps.keys, organizations: deps.organizations, tokens: deps.tokens, replay: deps.replay, clock })
   return {
     name: 'merchant-api',
     services: { gateway: { authenticator, organizations: deps.organizations, failures }, errors: reportingErrors(clock) },
-    housekeeping: [{ name: 'reporting jwt ids', prune: pruneJwtIds }],
     counters: [failures],
     openapi: {
       securitySchemes: {

@@ -20,6 +20,8 @@ export interface AuthorizeParams {
   codeChallengeMethod: string | undefined
   brand: string | undefined
   lob: string | undefined
+  /** RFC 9449 10: the thumbprint of the DPoP key the code is to be bound to. */
+  dpopJkt: string | undefined
   /** Parameters sent more than once (RFC 6749, 3.1: they must not be). */
   repeated: string[]
   /** redirect_uri and redirect_url both sent, with different values. */
@@ -51,6 +53,7 @@ export function readAuthorizeParams(query: Query): AuthorizeParams {
     codeChallengeMethod: one('code_challenge_method'),
     brand: one('brand'),
     lob: one('lob'),
+    dpopJkt: one('dpop_jkt'),
     repeated,
     conflictingRedirect: redirectUri !== undefined && redirectUrl !== undefined && redirectUri !== redirectUrl,
   }
@@ -78,7 +81,11 @@ export interface CheckedRequest {
   codeChallenge: string
   brand: string
   lob: string
+  dpopJkt: string | undefined
 }
+
+/** An RFC 7638 SHA-256 JWK thumbprint, base64url without padding. */
+const JKT = /^[A-Za-z0-9_-]{43}$/
 
 /** Checks the rest of a request whose client and redirect URI are known good. */
 export function checkAuthorizeRequest(p: AuthorizeParams, allowedScopes: readonly string[]): AuthorizeError | CheckedRequest {
@@ -93,6 +100,7 @@ export function checkAuthorizeRequest(p: AuthorizeParams, allowedScopes: readonl
   for (const [name, value] of [['brand', p.brand], ['lob', p.lob]] as const) {
     if (value !== undefined && !/^[\w-]{1,32}$/.test(value)) return invalid(`${name} must be 1 to 32 letters, digits, - or _`)
   }
+  if (p.dpopJkt !== undefined && !JKT.test(p.dpopJkt)) return invalid('dpop_jkt must be the 43-character base64url SHA-256 JWK thumbprint (RFC 7638) of the DPoP key')
   if (p.scope !== undefined && p.scope.length > MAX_PARAM_LENGTH) return { error: 'invalid_scope', description: 'scope is too long' }
   const requested = p.scope === undefined ? [] : parseScope(p.scope)
   if (requested === undefined) return { error: 'invalid_scope', description: 'scope must be space-separated scope names' }
@@ -100,5 +108,5 @@ export function checkAuthorizeRequest(p: AuthorizeParams, allowedScopes: readonl
   const scopes = requested.length > 0 ? requested : [...allowedScopes]
   const refused = scopes.filter((s) => !allowedScopes.includes(s))
   if (refused.length > 0) return { error: 'invalid_scope', description: `the client may not ask for ${refused.join(' ')}` }
-  return { scopes, state: p.state, codeChallenge: p.codeChallenge, brand: p.brand ?? DEFAULT_BRAND, lob: p.lob ?? DEFAULT_LOB }
+  return { scopes, state: p.state, codeChallenge: p.codeChallenge, brand: p.brand ?? DEFAULT_BRAND, lob: p.lob ?? DEFAULT_LOB, dpopJkt: p.dpopJkt }
 }

@@ -43,6 +43,12 @@ export class OAuthError extends Error {
 
 const FORM = 'application/x-www-form-urlencoded'
 
+/** The first detail as an error_description: a named field leads its reason (`client_id must not contain …`). */
+function describe(error: WireError): string | undefined {
+  const detail = error.details[0]
+  return detail && (detail.field === undefined ? detail.reason : `${detail.field} ${detail.reason}`)
+}
+
 /** The token endpoint's family: RFC 6749 5.2 bodies, every one at HTTP 500 as the reporting spec gives a failed refresh. */
 export const oauthTokenErrors: ErrorFamily<TokenErrorCode> = {
   name: 'oauth',
@@ -74,7 +80,7 @@ export const oauthTokenErrors: ErrorFamily<TokenErrorCode> = {
   contentType: 'application/json;charset=UTF-8',
   // RFC 6749 5.1/5.2: no cache keeps a token answer, failures included (also those written before routing).
   headers: { 'cache-control': 'no-store', pragma: 'no-cache' },
-  render: (error) => ({ error: error.code, error_description: error.details[0]?.reason ?? oauthTokenErrors.codes[error.code].message }),
+  render: (error) => ({ error: error.code, error_description: describe(error) ?? oauthTokenErrors.codes[error.code].message }),
   own(error) {
     if (error instanceof OAuthError) {
       const code = error.code === 'unsupported_response_type' ? 'invalid_request' : error.code
@@ -120,7 +126,7 @@ export const oauthEndpointErrors: ErrorFamily<EndpointErrorCode> = {
   },
   kinds: { ...oauthTokenErrors.kinds, forbidden: 'unauthorized_client' },
   contentType: 'application/json;charset=UTF-8',
-  render: (error) => ({ error: error.code, error_description: error.details[0]?.reason ?? oauthEndpointErrors.codes[error.code].message }),
+  render: (error) => ({ error: error.code, error_description: describe(error) ?? oauthEndpointErrors.codes[error.code].message }),
   own(error) {
     if (error instanceof OAuthError) {
       const headers = error.code === 'invalid_client' ? { 'www-authenticate': 'Basic realm="finapi", charset="UTF-8"' } : undefined

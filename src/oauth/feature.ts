@@ -7,14 +7,14 @@ import type { OrganizationService } from '../organizations/service.js'
 import type { Clock } from '../platform/clock.js'
 import type { Db } from '../platform/db/database.js'
 import type { Feature } from '../platform/feature.js'
-import { createAuthorizeService, pruneConsentsAndCodes, type AuthorizeService } from './authorize/service.js'
+import { createAuthorizeService, pruneConsentsAndCodes, type AuthorizeService, type SignInHint } from './authorize/service.js'
 import { createClientService, type ClientService } from './clients/service.js'
-import { createDpopVerifier, type DpopReplayStore, type DpopVerifier } from '../platform/dpop.js'
+import { createDpopVerifier, type DpopVerifier } from '../platform/dpop.js'
+import type { ReplayGuard } from '../platform/replay-guard.js'
 import { createClientAuthentication, DEFAULT_OAUTH_LIMITS, type OAuthLimits } from './clients/authenticate.js'
 import { oauthEndpointErrors, oauthTokenErrors } from './errors.js'
 import { createIntrospectionService, type IntrospectionService } from './introspect/service.js'
 import { createParService, prunePushedRequests, type ParService } from './par/service.js'
-import * as repo from './repository.js'
 import { authorizeRoutes } from './authorize/routes.js'
 import { introspectRoutes } from './introspect/routes.js'
 import { metadataRoutes } from './metadata/routes.js'
@@ -49,10 +49,14 @@ export interface OAuthDeps {
   organizations: Pick<OrganizationService, 'find'>
   /** The server secret; the sign-in page's signed pending requests use a key derived from it. */
   secretsKey: string
+  /** Sandbox mode only: the published test sign-ins the consent pages show. */
+  sandboxSignIn?: Record<'banking' | 'merchant', SignInHint>
   /** PUBLIC_URL: the issuer, and the base of the URLs DPoP proofs name; derived from each request when unset. */
   publicUrl?: string
   /** The guessing throttles (per process); defaults when not given. */
   limits?: OAuthLimits
+  /** The one memory of credentials already used (shared with reporting, pruned by the composition root): DPoP proofs. */
+  replay: Pick<ReplayGuard, 'spend'>
 }
 
 const DESCRIPTION = `OAuth 2.0 authorization server (\`/oauth2/v3\`): the account holder signs in and allows a client at
@@ -82,15 +86,12 @@ export function oauthFeature(deps: OAuthDeps): Feature<OAuthServices> {
   const limits = deps.limits ?? DEFAULT_OAUTH_LIMITS
   const clients = createClientService({ db, clock, applications: deps.applications, organizations: deps.organizations })
   const authenticateClient = createClientAuthentication({ clients, clock, limits })
-  const replay: DpopReplayStore = {
-    firstSeen: (key, expiresAt) => repo.recordDpopProof(db.kysely, key, expiresAt.toISOString(), clock.now().toISOString()),
-  }
-  const dpop = createDpopVerifier({ clock, replay })
+  const dpop = createDpopVerifier({ clock, replay: deps.replay })
   const tokens = createTokenService({ db, clock, authenticateClient, dpop, merchantUsers: deps.merchantUsers })
   const revocation = createRevocationService({ db, clock, authenticateClient })
   const introspection = createIntrospectionService({ db, clock, authenticateClient })
-  const par = createParService({ db, clock, authenticateClient })
-  const authorize = createAuthorizeService({ db, clock, clients, identity: deps.identity, secretsKey: deps.secretsKey, par, limits })
+  const par = createParService({ db, clock, authenticateClient, dpop })
+  const authorize = createAuthorizeService({ db, clock, clients, identity: deps.identity, secretsKey: deps.secretsKey, par, limits, sandboxSignIn: deps.sandboxSignIn })
   return {
     name: 'oauth',
     services: { clients, authorize, tokens, revocation, introspection, par, dpop },
@@ -107,7 +108,7 @@ export function oauthFeature(deps: OAuthDeps): Feature<OAuthServices> {
         await tokenRoutes(app, { tokens, publicUrl })
         await revokeRoutes(app, { revocation })
         await introspectRoutes(app, { introspection })
-        await parRoutes(app, { par })
+        await parRoutes(app, { par, publicUrl })
         await metadataRoutes(app, { publicUrl })
       },
     },
@@ -115,7 +116,6 @@ export function oauthFeature(deps: OAuthDeps): Feature<OAuthServices> {
       { name: 'oauth consents and codes', prune: () => pruneConsentsAndCodes(db, clock) },
       { name: 'oauth tokens and grants', prune: () => pruneTokens(db, clock) },
       { name: 'oauth pushed requests', prune: () => prunePushedRequests(db, clock) },
-      { name: 'oauth dpop proofs', prune: () => repo.deleteExpiredDpopProofs(db.kysely, clock.now().toISOString()) },
     ],
     openapi: { description: DESCRIPTION, securitySchemes: SECURITY_SCHEMES },
   }

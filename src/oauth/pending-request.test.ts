@@ -10,6 +10,7 @@ const request: PendingRequest = {
   codeChallenge: 'x'.repeat(43),
   brand: 'nab',
   lob: 'nab',
+  dpopJkt: 'j'.repeat(43),
   browserHash: 'ab'.repeat(32),
   expiresAt: 1_000_000,
 }
@@ -44,7 +45,13 @@ describe('pending authorization requests', () => {
   it('refuse an authenticated value of the wrong shape, and anything over the size bound before parsing it', () => {
     const odd = sealPendingRequest(key, { ...request, expiresAt: 'never' } as unknown as PendingRequest)
     expect(openPendingRequest(key, odd, 0)).toBeUndefined()
+    expect(openPendingRequest(key, sealPendingRequest(key, { ...request, dpopJkt: 42 } as unknown as PendingRequest), 0)).toBeUndefined()
     const long = sealPendingRequest(key, { ...request, state: 's'.repeat(MAX_PENDING_REQUEST_LENGTH) })
     expect(openPendingRequest(key, long, 0)).toBeUndefined()
+  })
+
+  it('open one sealed before codes were bound to DPoP keys (no dpopJkt) as bound to none', () => {
+    const { dpopJkt: _, ...older } = request
+    expect(openPendingRequest(key, sealPendingRequest(key, older as PendingRequest), 0)).toEqual({ ...request, dpopJkt: null })
   })
 })

@@ -19,6 +19,8 @@ export interface CheckedAuthorizeRequest {
   codeChallenge: string
   brand: string
   lob: string
+  /** RFC 9449 10: the thumbprint of the DPoP key the code is bound to (dpop_jkt, or the pushed request's proof). */
+  dpopJkt: string | null
 }
 
 export interface PendingRequest extends CheckedAuthorizeRequest {
@@ -66,5 +68,8 @@ function shaped(value: unknown): PendingRequest | undefined {
   if (!strings.every((k) => typeof v[k] === 'string')) return undefined
   if (v['state'] !== null && typeof v['state'] !== 'string') return undefined
   if (typeof v['expiresAt'] !== 'number') return undefined
+  // Sealed before codes could be bound (no dpopJkt): unbound, as they were.
+  if (v['dpopJkt'] === undefined) return { ...v, dpopJkt: null } as unknown as PendingRequest
+  if (v['dpopJkt'] !== null && typeof v['dpopJkt'] !== 'string') return undefined
   return v as unknown as PendingRequest
 }

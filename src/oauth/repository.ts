@@ -246,23 +246,3 @@ export async function deleteExpiredPushedRequests(db: Executor, now: string): Pr
   const result = await db.deleteFrom('oauth_pushed_requests').where('expires_at', '<=', now).executeTakeFirst()
   return Number(result.numDeletedRows)
 }
-
-// ---- DPoP proofs seen --------------------------------------------------------------------------------------
-
-/**
- * Records a proof; false when it is already recorded and not expired. One statement on both databases: an insert,
- * or the takeover of an expired row that housekeeping has not deleted yet.
- */
-export async function recordDpopProof(db: Executor, proofHash: string, expiresAt: string, now: string): Promise<boolean> {
-  const result = await db
-    .insertInto('oauth_dpop_proofs')
-    .values({ proof_hash: proofHash, expires_at: expiresAt })
-    .onConflict((oc) => oc.column('proof_hash').doUpdateSet({ expires_at: expiresAt }).where('oauth_dpop_proofs.expires_at', '<=', now))
-    .executeTakeFirst()
-  return (result.numInsertedOrUpdatedRows ?? 0n) > 0n
-}
-
-export async function deleteExpiredDpopProofs(db: Executor, now: string): Promise<number> {
-  const result = await db.deleteFrom('oauth_dpop_proofs').where('expires_at', '<=', now).executeTakeFirst()
-  return Number(result.numDeletedRows)
-}

@@ -24,10 +24,12 @@ describe('token request', () => {
   })
 
   it('reads client_secret_basic, form-decoding both parts', () => {
-    expect(clientCredentials({}, basic('fc_a:b', 'p&ss w'))).toEqual({ clientId: 'fc_a:b', secret: 'p&ss w' })
+    expect(clientCredentials({}, basic('fc_a:b', 'p&ss w'))).toEqual({ clientId: 'fc_a:b', secret: 'p&ss w', rawSecret: 'p%26ss%20w' })
     expect(clientCredentials({ client_id: 'x' }, basic('x', 'y'))).toEqual({ clientId: 'x', secret: 'y' })
-    // A raw '+' in the encoded form is a space.
-    expect(clientCredentials({}, `Basic ${Buffer.from('id:a+b').toString('base64')}`)).toEqual({ clientId: 'id', secret: 'a b' })
+    // A raw '+' in the encoded form is a space; the password as sent is kept too, for clients that send it raw.
+    expect(clientCredentials({}, `Basic ${Buffer.from('id:a+b').toString('base64')}`)).toEqual({ clientId: 'id', secret: 'a b', rawSecret: 'a+b' })
+    // Not form-encoding at all (a lone %): the password as sent is the one reading.
+    expect(clientCredentials({}, `Basic ${Buffer.from('id:50%off').toString('base64')}`)).toEqual({ clientId: 'id', secret: '50%off' })
   })
 
   it('refuses two methods, a mismatching client_id, malformed Basic and no client at all', () => {

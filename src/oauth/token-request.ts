@@ -16,16 +16,29 @@ function formDecode(text: string): string {
   return decodeURIComponent(text.replace(/\+/g, ' '))
 }
 
-function basicCredentials(header: string): { clientId: string; secret: string } {
+/** The Basic password form-decoded, and as sent where that differs (see ClientCredentials.rawSecret). */
+function basicCredentials(header: string): ClientCredentials {
   const encoded = /^Basic +([A-Za-z0-9+/]+=*) *$/i.exec(header)?.[1]
   const decoded = encoded === undefined ? '' : Buffer.from(encoded, 'base64').toString('utf8')
   const colon = decoded.indexOf(':')
   if (colon <= 0) throw new OAuthError('invalid_client', 'malformed HTTP Basic client credentials')
+  const raw = decoded.slice(colon + 1)
+  let clientId: string
   try {
-    return { clientId: formDecode(decoded.slice(0, colon)), secret: formDecode(decoded.slice(colon + 1)) }
+    clientId = formDecode(decoded.slice(0, colon))
   } catch {
     throw new OAuthError('invalid_client', 'malformed HTTP Basic client credentials')
   }
+  // Looked up in a database whose text cannot hold U+0000 (PostgreSQL); form fields are refused the same way.
+  if (clientId.includes('\u0000') || raw.includes('\u0000') || raw.includes('%00')) throw new OAuthError('invalid_client', 'malformed HTTP Basic client credentials')
+  let secret: string
+  try {
+    secret = formDecode(raw)
+  } catch {
+    // Not form-encoded at all (a raw `%`): the password as sent is the only reading.
+    return { clientId, secret: raw }
+  }
+  return secret === raw ? { clientId, secret } : { clientId, secret, rawSecret: raw }
 }
 
 /** The form fields that authenticate a client (client_secret_post), on every client-authenticated endpoint. */

@@ -1,10 +1,13 @@
 // DPoP proofs (RFC 9449): a JWS the client signs per request with a key whose public half it sends in the header.
-// Generic JOSE and RFC 9449 checks only, with node:crypto (ES256 and EdDSA/Ed25519); the replay memory is an
-// interface its user passes in (the OAuth feature keeps it in the database, so it holds across processes).
+// Generic JOSE and RFC 9449 checks only, with node:crypto (ES256, and Ed25519 under either name: EdDSA or Ed25519); the
+// replay memory is the platform's one memory of used credentials (replay-guard.ts, in the database, so it holds across
+// processes).
 import { createHash, createPublicKey, verify, type JsonWebKey } from 'node:crypto'
 import type { Clock } from './clock.js'
+import type { ReplayGuard } from './replay-guard.js'
 
-export const DPOP_ALGORITHMS = ['ES256', 'EdDSA'] as const
+/** Ed25519 is RFC 9864's fully specified name for what older clients call EdDSA (with an Ed25519 key): both are taken. */
+export const DPOP_ALGORITHMS = ['ES256', 'EdDSA', 'Ed25519'] as const
 /** A proof's iat may be this far from the server's clock, either way; its jti is remembered as long. */
 export const DPOP_PROOF_WINDOW_S = 60
 const MAX_PROOF_LENGTH = 4096
@@ -19,11 +22,6 @@ export interface DpopExpectation {
 }
 
 export type DpopCheck = { ok: true; jkt: string; jti: string; iat: number } | { ok: false; reason: string }
-
-/** Remembers proofs seen; `firstSeen` answers false for a key already remembered and not yet expired (atomically). */
-export interface DpopReplayStore {
-  firstSeen(key: string, expiresAt: Date): Promise<boolean>
-}
 
 export interface DpopVerifier {
   /** The proof's key thumbprint when it is valid for this request and not seen before; else the reason. */
@@ -70,7 +68,7 @@ export function checkDpopProof(proof: string, expected: DpopExpectation, nowSeco
   const alg = header['alg']
   const jwk = header['jwk'] as Record<string, unknown> | undefined
   if (typeof jwk !== 'object' || jwk === null || 'd' in jwk) return fail('the DPoP proof must carry a public jwk')
-  const curve = alg === 'ES256' ? (jwk['kty'] === 'EC' && jwk['crv'] === 'P-256') : alg === 'EdDSA' ? (jwk['kty'] === 'OKP' && jwk['crv'] === 'Ed25519') : undefined
+  const curve = alg === 'ES256' ? (jwk['kty'] === 'EC' && jwk['crv'] === 'P-256') : alg === 'EdDSA' || alg === 'Ed25519' ? (jwk['kty'] === 'OKP' && jwk['crv'] === 'Ed25519') : undefined
   if (curve === undefined) return fail(`the DPoP proof's alg must be one of ${DPOP_ALGORITHMS.join(', ')}`)
   if (!curve) return fail("the DPoP proof's jwk does not match its alg")
   const jkt = jwkThumbprint(jwk)
@@ -97,7 +95,7 @@ export function checkDpopProof(proof: string, expected: DpopExpectation, nowSeco
 }
 
 /** A verifier with replay protection: a proof's jti is accepted once per key while its iat is in the window. */
-export function createDpopVerifier(deps: { clock: Clock; replay: DpopReplayStore }): DpopVerifier {
+export function createDpopVerifier(deps: { clock: Clock; replay: Pick<ReplayGuard, 'spend'> }): DpopVerifier {
   return {
     async verify(proof, expected) {
       if (proof === undefined) return { ok: false, reason: 'a DPoP proof is required' }
@@ -105,7 +103,7 @@ export function createDpopVerifier(deps: { clock: Clock; replay: DpopReplayStore
       const checked = checkDpopProof(proof, expected, deps.clock.now().getTime() / 1000)
       if (!checked.ok) return checked
       const rememberUntil = new Date((checked.iat + DPOP_PROOF_WINDOW_S + 1) * 1000)
-      const first = await deps.replay.firstSeen(sha256b64url(`${checked.jkt} ${checked.jti}`), rememberUntil)
+      const first = await deps.replay.spend(sha256b64url(`${checked.jkt} ${checked.jti}`), rememberUntil)
       return first ? checked : { ok: false, reason: 'the DPoP proof was already used' }
     },
   }

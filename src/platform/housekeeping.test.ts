@@ -45,6 +45,27 @@ describe('createHousekeeping', () => {
     expect(clock.pendingTimers).toBe(0)
   })
 
+  it('runs the atStart tasks once as soon as it starts, and every task on the timer', async () => {
+    const clock = new FakeClock()
+    const runs: string[] = []
+    const counts: Record<string, number>[] = []
+    const housekeeping = createHousekeeping({
+      clock,
+      tasks: [
+        { name: 'rows', prune: async () => (runs.push('rows'), 0) },
+        { name: 'leftovers', atStart: true, prune: async () => (runs.push('leftovers'), 1) },
+      ],
+      onPruned: (c) => counts.push(c),
+    })
+    housekeeping.start(1_000)
+    await new Promise((resolve) => setImmediate(resolve))
+    expect(runs).toEqual(['leftovers'])
+    expect(counts).toEqual([{ leftovers: 1 }])
+    await clock.tick(1_000)
+    expect(runs).toEqual(['leftovers', 'rows', 'leftovers'])
+    housekeeping.stop()
+  })
+
   it('reports a failed run and goes on with the next', async () => {
     const clock = new FakeClock()
     let fail = true

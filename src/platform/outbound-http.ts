@@ -1,6 +1,7 @@
 // Outbound HTTP for calls to addresses that users give us (webhook receivers): a total deadline, a cap on the
 // response body, no redirects, and a guard against server-side request forgery that refuses private, loopback,
-// link-local, unique-local, CGNAT, multicast, reserved and cloud-metadata addresses. The guard runs at connect
+// link-local, unique-local, site-local, CGNAT, multicast, reserved and cloud-metadata addresses, also embedded in
+// or translated to IPv6 (6to4, NAT64, Teredo, IPv4-mapped and -translated). The guard runs at connect
 // time on the address actually connected to (a DNS lookup hook, and IP literals in the connector), so a name
 // that resolves to a public address when checked and a private one when used (DNS rebinding) cannot pass it.
 // Failures come back as a small typed error, never thrown, for a deliverer to store and retry on.
@@ -79,21 +80,41 @@ const IPV4_BLOCKED: [string, number][] = [
 
 const IPV6_BLOCKED: [string, number][] = [
   ['::', 96], // unspecified, loopback ::1 and the deprecated IPv4-compatible form
-  ['64:ff9b:1::', 48], // local-use NAT64
+  ['64:ff9b:1::', 48], // local-use NAT64 (RFC 8215): whatever it embeds, wherever (RFC 6052 allows six positions)
   ['100::', 64], // discard
+  // Teredo (RFC 4380): the server's IPv4 address in bits 32-63 and the client's, inverted, in the last 32; it leads
+  // through a relay to whatever sits behind the client's NAT, which no prefix can check. Refused whole.
+  ['2001::', 32],
+  ['2001:2::', 48], // benchmarking
   ['2001:db8::', 32], // documentation
+  ['3fff::', 20], // documentation (RFC 9637)
+  ['5f00::', 16], // SRv6 segment identifiers (RFC 9602), not globally reachable
   ['fc00::', 7], // unique-local (AWS's IPv6 metadata service fd00:ec2::254 is in it)
   ['fe80::', 10], // link-local
+  ['fec0::', 10], // site-local (deprecated by RFC 3879, still routed inside some networks)
   ['ff00::', 8], // multicast
 ]
 
-/** The addresses no outbound call may reach; IPv4 ranges also as IPv4-mapped (::ffff:a.b.c.d) and NAT64 IPv6. */
+/** The IPv6 network that embeds IPv4 network `net` (a.b.c.d) after the given 16-bit groups: `2002:` + a.b.c.d → `2002:ab:cd::`. */
+function embedded(groups: string, net: string): string {
+  const [a = 0, b = 0, c = 0, d = 0] = net.split('.').map(Number)
+  return `${groups}${((a << 8) | b).toString(16)}:${((c << 8) | d).toString(16)}::`
+}
+
+/**
+ * The addresses no outbound call may reach. Each refused IPv4 range is refused in every IPv6 form that embeds or
+ * translates it: IPv4-mapped (::ffff:a.b.c.d), IPv4-translated (::ffff:0:a.b.c.d, RFC 6145), NAT64's well-known
+ * prefix (64:ff9b::a.b.c.d, RFC 6052) and 6to4 (2002:aabb:ccdd::/48, RFC 3056); IPv4-compatible (::a.b.c.d),
+ * local-use NAT64 and Teredo are refused whole (IPV6_BLOCKED).
+ */
 export const BLOCKED_ADDRESSES: BlockList = (() => {
   const list = new BlockList()
   for (const [net, prefix] of IPV4_BLOCKED) {
     list.addSubnet(net, prefix, 'ipv4')
     list.addSubnet(`::ffff:${net}`, 96 + prefix, 'ipv6')
+    list.addSubnet(`::ffff:0:${net}`, 96 + prefix, 'ipv6')
     list.addSubnet(`64:ff9b::${net}`, 96 + prefix, 'ipv6')
+    list.addSubnet(embedded('2002:', net), 16 + prefix, 'ipv6')
   }
   for (const [net, prefix] of IPV6_BLOCKED) list.addSubnet(net, prefix, 'ipv6')
   return list

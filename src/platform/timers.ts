@@ -41,3 +41,12 @@ export function periodic(name: string, clock: Clock, task: () => Promise<unknown
     },
   }
 }
+
+/**
+ * Resolves on the event loop's next turn (setImmediate): long work awaits it between steps so that what arrived
+ * meanwhile (a request, a health probe, a timer) is served first. Awaiting a promise alone never gives the loop a
+ * turn, and on SQLite every statement is synchronous, so a chain of awaited statements holds the loop to its end.
+ */
+export function nextTurn(): Promise<void> {
+  return new Promise((resolve) => setImmediate(resolve))
+}

@@ -24,7 +24,7 @@ import { createReportDownloads } from './report-downloads/service.js'
 import { clockRoutes } from './sandbox-clock/routes.js'
 import { createSandboxClock, type SandboxClock } from './sandbox-clock/service.js'
 import { createReportingClock, type ReportingClock } from './clocks/service.js'
-import { createScheduler, type Scheduler } from './scheduler/service.js'
+import { CATCH_UP_JOB, createScheduler, type Scheduler } from './scheduler/service.js'
 import { onDemandRoutes } from './on-demand/routes.js'
 import { createOnDemandService, type OnDemandService } from './on-demand/service.js'
 import { subscriptionRoutes } from './report-subscriptions/routes.js'
@@ -62,7 +62,15 @@ export interface ReportingDeps {
   /** Where report files go (gzip-compressed). */
   blobs: BlobStore
   sandbox: boolean
-  reports: { maxWindowDays: number; retentionDays: number; leaseMs: number }
+  reports: {
+    maxWindowDays: number
+    retentionDays: number
+    leaseMs: number
+    /** Per-organization limits (config.ts explains the defaults): subscriptions, the shortest USER_DEFINED interval, reports in flight. */
+    maxSubscriptions: number
+    minIntervalMinutes: number
+    maxQueued: number
+  }
   /**
    * Told of every report that ends (COMPLETED, NO_DATA, ERROR) inside the transaction that records it, with that
    * transaction: the webhooks feature writes its outbox row there. The same event is in report_events either way.
@@ -95,12 +103,12 @@ official CyberSource SDKs do (authenticationType \`http_signature\`, \`jwt\`, \`
 export function reportingFeature(deps: ReportingDeps): Feature<ReportingServices> {
   const { db, clock, jobs, blobs } = deps
   const definitions = createDefinitionsService()
-  const subscriptions = createSubscriptionsService({ db, clock, definitions })
+  const subscriptions = createSubscriptionsService({ db, clock, definitions, limits: deps.reports })
   const onDemand = createOnDemandService({ db: deps.db, organizations: deps.organizations })
   const transactions = createTransactionService({ db: { kysely: db, dialect: deps.dialect }, clock })
   const reportingClock = createReportingClock({ db, clock, sandbox: deps.sandbox })
   const reports = createReportsService({ db, clock, jobs, definitions, reportingClock, blobs, limits: deps.reports })
-  const scheduler = createScheduler({ db, clock, reports, reportingClock })
+  const scheduler = createScheduler({ db, clock, jobs, reports, reportingClock, maxQueued: deps.reports.maxQueued })
   const downloads = createReportDownloads({ reports })
   const sandboxClock = createSandboxClock({ reportingClock, scheduler })
   const metrics = createReportMetrics(() => reports.countByStatus())
@@ -110,10 +118,16 @@ export function reportingFeature(deps: ReportingDeps): Feature<ReportingServices
   return {
     name: 'reporting',
     services: { definitions, subscriptions, reports, scheduler, reportingClock, sandboxClock, generator, reportJobOptions, onDemand, transactions },
-    jobs: [{ kind: REPORT_JOB, handler: generator() as never, options: reportJobOptions }],
+    jobs: [
+      { kind: REPORT_JOB, handler: generator() as never, options: reportJobOptions },
+      // One slice at a time per process: catch-ups of several organizations take turns through the queue.
+      { kind: CATCH_UP_JOB, handler: scheduler.catchUpHandler as never, options: { concurrency: 1 } },
+    ],
     background: [{ name: 'report scheduler', run: () => scheduler.sweep() }],
     housekeeping: [
       { name: 'expired reports', prune: () => reports.prune(deps.reports.retentionDays) },
+      // A generation killed mid-file leaves its temp file: removed once no live write can own it, from start on.
+      { name: 'report temp files', atStart: true, prune: () => blobs.sweep() },
     ],
     metrics: metrics.registry,
     http: {

@@ -1,24 +1,13 @@
-// `finapi events publish <file>` and `finapi webhooks deliveries`: an operator's invoicing system (or anyone with the
-// database) publishes events from a file, all or nothing; the delivery log is read without going through the API.
-// The caller (src/cli.ts) opens the database and turns a WebhookUsageError into its usage message.
+// `finapi events publish <file>` and `finapi webhooks list|deliveries`: an operator's invoicing system (or anyone with
+// the database) publishes events from a file or standard input, all or nothing; subscriptions and the delivery log are
+// read without going through the API. The caller (src/cli/program.ts) opens the database for them.
 import { readFile } from 'node:fs/promises'
-import { parseArgs } from 'node:util'
+import type { Command } from 'commander'
+import { CliError, group, integer, JSON_DESCRIPTION, JSON_FLAG, oneOf, printRows, say } from '../cli/kit.js'
 import type { NotificationStatus } from '../platform/db/schema.js'
 import { EventRefused } from './events/service.js'
 import type { WebhooksServices } from './feature.js'
 import type { EventInput } from './types.js'
-
-export const WEBHOOKS_USAGE = `  events publish <file>       publish events from a JSON file (an event or an array of them) or NDJSON, all or
-                              nothing: {eventType, organizationId, data, preferences?, metadata?, eventDate?};
-                              servers on this database deliver them at their next poll (JOBS_POLL_MS)
-  webhooks deliveries [--webhook <id>] [--status <status>] [--limit <n>]
-                              the delivery log, newest first: notification, webhook, event type, status, attempts
-  webhooks deliveries --notification <id>
-                              one notification's every attempt: trace id, retry, status code, result, duration,
-                              the first bytes of the answer
-`
-
-export class WebhookUsageError extends Error {}
 
 const STATUSES: readonly NotificationStatus[] = ['PENDING', 'RETRY', 'DELIVERED', 'FAILED', 'SUSPENDED', 'HELD', 'CANCELLED']
 
@@ -33,7 +22,7 @@ export function parseEvents(text: string): unknown[] {
       try {
         return [JSON.parse(line) as unknown]
       } catch {
-        throw new WebhookUsageError(`line ${i + 1} is not JSON`)
+        throw new CliError(`line ${i + 1} is not JSON`)
       }
     })
   }
@@ -41,7 +30,7 @@ export function parseEvents(text: string): unknown[] {
 
 function eventOf(value: unknown, index: number): EventInput {
   const e = value as Partial<Record<keyof EventInput, unknown>> | null
-  const bad = (reason: string) => new WebhookUsageError(`event ${index + 1}: ${reason}`)
+  const bad = (reason: string) => new CliError(`event ${index + 1}: ${reason}`)
   if (!e || typeof e !== 'object') throw bad('is not an object')
   if (typeof e.eventType !== 'string') throw bad('eventType is required')
   if (typeof e.organizationId !== 'string') throw bad('organizationId is required')
@@ -58,54 +47,76 @@ function eventOf(value: unknown, index: number): EventInput {
   }
 }
 
-export async function runWebhooksCommand(command: 'events' | 'webhooks', args: string[], withServices: <T>(fn: (webhooks: WebhooksServices) => Promise<T>) => Promise<T>): Promise<void> {
-  const out = (text: string) => process.stdout.write(text)
-  if (command === 'events') {
-    const [action, path] = args
-    if (action !== 'publish' || !path) throw new WebhookUsageError('events takes: publish <file>')
-    let text: string
-    try {
-      text = await readFile(path, 'utf8')
-    } catch (err) {
-      throw new WebhookUsageError(`cannot read ${path}: ${(err as Error).message}`)
-    }
-    const events = parseEvents(text).map(eventOf)
-    const notifications = await withServices(async ({ events: publisher }) => {
-      try {
-        return await publisher.publishAll(events)
-      } catch (err) {
-        if (!(err instanceof EventRefused)) throw err
-        throw new WebhookUsageError(`event ${err.index + 1}: ${err.refusal.details.map((d) => (d.field ? `${d.field}: ${d.reason}` : d.reason)).join('; ')}; nothing was published`)
-      }
-    })
-    return void out(`Published ${events.length} events: ${notifications} notifications, delivered by the servers on this database at their next poll.\n`)
-  }
+export type WithWebhooks = <T>(fn: (webhooks: WebhooksServices) => Promise<T>) => Promise<T>
 
-  const [action, ...rest] = args
-  if (action !== 'deliveries') throw new WebhookUsageError('webhooks takes: deliveries [--webhook <id>] [--status <status>] [--limit <n>] | --notification <id>')
-  let values
-  try {
-    values = parseArgs({ args: rest, options: { webhook: { type: 'string' }, status: { type: 'string' }, limit: { type: 'string' }, notification: { type: 'string' } } }).values
-  } catch (err) {
-    throw new WebhookUsageError((err as Error).message)
-  }
-  const status = values.status?.toUpperCase() as NotificationStatus | undefined
-  if (status && !STATUSES.includes(status)) throw new WebhookUsageError(`--status must be one of ${STATUSES.join(', ')}`)
-  const limit = values.limit === undefined ? 20 : Number(values.limit)
-  if (!(Number.isInteger(limit) && limit >= 1 && limit <= 10_000)) throw new WebhookUsageError('--limit must be a whole number from 1 to 10000')
-  await withServices(async ({ notifications }) => {
-    if (values.notification) {
-      let detail
-      try {
-        detail = await notifications.detail(values.notification, async () => true)
-      } catch {
-        throw new WebhookUsageError(`no notification ${values.notification}`)
-      }
-      out(`notification ${detail.notificationId}: ${detail.eventType} for ${detail.organizationId} (webhook ${detail.webhookId}), ${detail.status} after ${detail.attempts} attempt(s)\n`)
-      out(['trace id\tretry\ttype\tstarted\tms\tstatus\tresult\terror\tanswer', ...detail.deliveries.map((d) => [d.transactionTraceId, d.retryNumber, d.requestType, d.startedAt, d.durationMs, d.statusCode ?? '-', d.result, d.error ?? '-', JSON.stringify(d.responseExcerpt ?? '')].join('\t'))].join('\n') + '\n')
-      return
-    }
-    const rows = await notifications.list({ ...(values.webhook ? { webhookId: values.webhook } : {}), ...(status ? { status } : {}), limit })
-    out(['notification\twebhook\torganization\tevent type\tstatus\tattempts\tcreated\tlast attempt', ...rows.map((n) => [n.notificationId, n.webhookId, n.organizationId, n.eventType, n.status, n.attempts, n.createdAt, n.lastAttemptAt ?? '-'].join('\t'))].join('\n') + '\n')
-  })
+/** A file's text, or standard input's with `-`. */
+async function readInput(path: string): Promise<string> {
+  if (path !== '-') return readFile(path, 'utf8').catch((err: Error) => Promise.reject(new CliError(`cannot read ${path}: ${err.message}`)))
+  if (process.stdin.isTTY) process.stderr.write('finapi: reading events from standard input; end with Ctrl-D\n')
+  const chunks: Buffer[] = []
+  for await (const chunk of process.stdin) chunks.push(chunk as Buffer)
+  return Buffer.concat(chunks).toString('utf8')
+}
+
+export function registerWebhooksCommands(program: Command, withServices: WithWebhooks): void {
+  const events = group(program, 'events', 'webhook events: publish them for delivery to subscribers')
+  events
+    .command('publish')
+    .summary('publish webhook events from a file or stdin')
+    .description(
+      'publish events from a JSON file (an event or an array of them) or NDJSON, all or nothing: {eventType, organizationId, data, ' +
+        'preferences?, metadata?, eventDate?}; servers on this database deliver them at their next poll (JOBS_POLL_MS)',
+    )
+    .argument('<file>', 'the file, or - for standard input')
+    .action(async (path: string) => {
+      const events = parseEvents(await readInput(path)).map(eventOf)
+      const notifications = await withServices(async ({ events: publisher }) => {
+        try {
+          return await publisher.publishAll(events)
+        } catch (err) {
+          if (!(err instanceof EventRefused)) throw err
+          throw new CliError(`event ${err.index + 1}: ${err.refusal.details.map((d) => (d.field ? `${d.field}: ${d.reason}` : d.reason)).join('; ')}; nothing was published`)
+        }
+      })
+      say(`Published ${events.length} events: ${notifications} notifications, delivered by the servers on this database at their next poll.`)
+    })
+
+  const webhooks = group(program, 'webhooks', "webhook subscriptions and the delivery log")
+  webhooks
+    .command('list')
+    .summary("an organization's webhook subscriptions")
+    .usage('--org <id> [--json]')
+    .description("an organization's webhook subscriptions: id, name, status, URL, event types, created")
+    .requiredOption('--org <id>', 'the organization')
+    .option(JSON_FLAG, `${JSON_DESCRIPTION} (as GET /notification-subscriptions/v2/webhooks answers)`)
+    .action(async (options: { org: string; json?: boolean }) => {
+      const rows = await withServices(({ subscriptions }) => subscriptions.list(options.org, {}))
+      printRows(rows, options.json, ['webhook', 'name', 'status', 'url', 'event types', 'created'], (w) => [w.webhookId, w.name, w.status, w.webhookUrl, w.products.flatMap((p) => p.eventTypes).join(' '), w.createdOn])
+    })
+  webhooks
+    .command('deliveries')
+    .summary('the webhook delivery log')
+    .usage('[--webhook <id>] [--status <status>] [options] | --notification <id>')
+    .description(
+      "the delivery log, newest first: notification, webhook, event type, status, attempts; or one notification's every attempt " +
+        '(--notification): trace id, retry, status code, result, duration, the first bytes of the answer',
+    )
+    .option('--webhook <id>', "only this subscription's")
+    .option('--status <status>', `only those in this status: ${STATUSES.join(', ')}`, oneOf(STATUSES))
+    .option('--limit <n>', 'at most this many', integer(1, 10_000), 20)
+    .option('--notification <id>', 'one notification and its every attempt')
+    .option(JSON_FLAG, `${JSON_DESCRIPTION}; with --notification, one object with its deliveries`)
+    .action(async (options: { webhook?: string; status?: NotificationStatus; limit: number; notification?: string; json?: boolean }) => {
+      await withServices(async ({ notifications }) => {
+        if (options.notification) {
+          const detail = await notifications.detail(options.notification, async () => true).catch(() => Promise.reject(new CliError(`no notification ${options.notification}`)))
+          if (options.json) return say(JSON.stringify(detail, null, 2))
+          say(`notification ${detail.notificationId}: ${detail.eventType} for ${detail.organizationId} (webhook ${detail.webhookId}), ${detail.status} after ${detail.attempts} attempt(s)`)
+          printRows(detail.deliveries, false, ['trace id', 'retry', 'type', 'started', 'ms', 'status', 'result', 'error', 'answer'], (d) => [d.transactionTraceId, d.retryNumber, d.requestType, d.startedAt, d.durationMs, d.statusCode, d.result, d.error, JSON.stringify(d.responseExcerpt ?? '')])
+          return
+        }
+        const rows = await notifications.list({ ...(options.webhook ? { webhookId: options.webhook } : {}), ...(options.status ? { status: options.status } : {}), limit: options.limit })
+        printRows(rows, options.json, ['notification', 'webhook', 'organization', 'event type', 'status', 'attempts', 'created', 'last attempt'], (n) => [n.notificationId, n.webhookId, n.organizationId, n.eventType, n.status, n.attempts, n.createdAt, n.lastAttemptAt])
+      })
+    })
 }

@@ -129,10 +129,12 @@ describe('finapi import', () => {
     const bin = fileURLToPath(new URL('../../bin/finapi.js', import.meta.url))
     const res = await runCommand('script', ['-q', '-e', '-c', `${JSON.stringify(process.execPath)} ${JSON.stringify(bin)} import ${JSON.stringify(file)}`, '/dev/null'], production())
     expect(res.code).toBe(0)
-    expect(res.stdout).toContain('\rvalidating 1000/1500')
-    expect(res.stdout).toMatch(/\rvalidating 1500\/1500\r?\n/) // the terminal may turn \n into \r\n
-    expect(res.stdout).toMatch(/\rwriting \d+\/\d+/)
-    expect(res.stdout).toContain('Imported 1500 customers')
+    // A bar per phase, each finished on a line of its own (the terminal may turn \n into \r\n).
+    const shown = res.stdout.replaceAll('\x1b[K', '')
+    expect(shown).toMatch(/\rvalidating █{20} 100% 1,500\/1,500 customers [\d,]+\/s in \d+:\d\d\r?\n/)
+    expect(shown).toMatch(/\rhashing [█░]{20} +\d+% [\d,]+\/1,500 secrets /)
+    expect(shown).toMatch(/\rwriting █{20} 100% [\d,]+\/[\d,]+ rows [\d,]+\/s in \d+:\d\d\r?\n/)
+    expect(shown).toContain('Imported 1500 customers')
   })
 
   it('rejects a file that is not JSON', async () => {

@@ -2,13 +2,17 @@
 // campaign): signs in for real tokens, generates each case from (seed, index) alone with fast-check, so one case
 // replays on its own, sends them over raw sockets a few at a time, judges every answer against its family's
 // contract, and at the end checks the server is alive and that no secret the campaign sent or received is in the log.
+import type { KeyObject } from 'node:crypto'
 import fc from 'fast-check'
 import { bankingCases, SANDBOX_SECRETS, type Context } from './banking.js'
+import { merchantCases, sweepCases, type MerchantContext } from './merchant.js'
+import { prepareMerchant } from './merchant-setup.js'
 import { oauthCases } from './oauth.js'
 import { judge, type Family } from './oracle.js'
-import { rawCases, slowCases } from './raw.js'
+import { LIMITS, MERCHANT_RAW_PATHS, rawCases, slowCases } from './raw.js'
 import { variants } from './requests.js'
 import { prepare } from './setup.js'
+import { authenticate, type MerchantCredentials } from './signing.js'
 import { caseTarget, send, type Answer, type FuzzCase } from './wire.js'
 
 export interface Target {
@@ -20,7 +24,14 @@ export interface Target {
   logText(): Promise<string>
   /** Whether the server process is still running. */
   running(): boolean
+  /** The server's clock, for signature dates and JWT times (a test's fake clock); the real time when not given. */
+  now?(): Date
+  /** A certificate registered for testrest's JWTs (RS256); without one, JWT cases use HS256 only. */
+  jwtCertificate?: { serialNumber: string; privateKey: KeyObject; certificatePem: string }
 }
+
+/** The API families a campaign covers: banking and OAuth (issue 11), the merchant family (issue 19), or both. */
+export type Families = 'banking' | 'merchant' | 'both'
 
 export interface Failure {
   index: number
@@ -50,9 +61,16 @@ export interface Summary {
 
 export interface CampaignOptions {
   seed: number
+  /** Which families (default banking: its cases stay those of earlier campaigns of the same seed). */
+  families?: Families
+  /**
+   * With the merchant family, the sweep (merchant.ts sweepCases: each field of each route with NUL and
+   * Object.prototype names) comes first, as cases 0 to its length - 1, before the `requests` generated ones.
+   */
+  sweep?: boolean
   requests: number
   concurrency?: number
-  /** Run only this case index (a replay); the other indices are not generated. */
+  /** Run only this case index (a replay, counted from the sweep's first case); the other indices are not generated. */
   only?: number
   /** An answer later than this (after the client's last byte, beyond a documented server wait) is slow. */
   slowMs?: number
@@ -61,9 +79,22 @@ export interface CampaignOptions {
 
 const platformPaths = fc.constantFrom('/health/live', '/health/ready', '/metrics', '/openapi.json', '/docs', '/docs/static/index.html', '/nothing', '/', '/v3/accounts', '/oauth2/v3/nothing', '/oauth2/v3/assets/icon.svg')
 
-function mix(ctx: Context): fc.Arbitrary<FuzzCase> {
+function bankingMix(ctx: Context): fc.Arbitrary<FuzzCase> {
   const other = platformPaths.chain((path) => variants({ note: `GET ${path}`, method: 'GET', path, params: [], headers: [['Host', '127.0.0.1'], ['User-Agent', 'finapi-fuzz/1.0']] }))
   return fc.oneof({ weight: 10, arbitrary: bankingCases(ctx) }, { weight: 6, arbitrary: oauthCases(ctx) }, { weight: 3, arbitrary: rawCases(ctx) }, { weight: 1, arbitrary: other })
+}
+
+function merchantMix(ctx: MerchantContext, key: string): fc.Arbitrary<FuzzCase> {
+  return fc.oneof({ weight: 12, arbitrary: merchantCases(ctx, LIMITS.OUTBOUND_TIMEOUT_MS) }, { weight: 1, arbitrary: rawCases({ key }, MERCHANT_RAW_PATHS) })
+}
+
+/** What the generators build requests from: the banking setup's context, the merchant setup's, or both. */
+export interface Contexts {
+  banking?: Context
+  merchant?: MerchantContext
+  /** The application key and confidential client, for raw and slow cases. */
+  key: string
+  partner: { clientId: string; secret: string }
 }
 
 /** The seed of case `index` of a campaign: every case is generated on its own. */
@@ -75,9 +106,14 @@ export function caseSeed(seed: number, index: number): number {
 export const slowCount = (requests: number) => Math.max(1, Math.min(12, Math.floor(requests / 1_500)))
 
 /** Case `index` of the campaign (seed, requests): a slow client at every stride-th index, else the mix. */
-export function generator(ctx: Context, seed: number, requests: number): (index: number) => FuzzCase {
+export function generator(ctxs: Contexts, seed: number, requests: number): (index: number) => FuzzCase {
   const stride = Math.max(1, Math.floor(requests / slowCount(requests)))
-  const arbitraries = { slow: slowCases(ctx), mix: mix(ctx) }
+  const banking = ctxs.banking && { slow: slowCases(ctxs.banking), mix: bankingMix(ctxs.banking) }
+  const merchant = ctxs.merchant && { slow: slowCases(ctxs, ['/webhooks/v1/events', '/reporting/v3/reports']), mix: merchantMix(ctxs.merchant, ctxs.key) }
+  const arbitraries = banking && merchant
+    ? { slow: fc.oneof(banking.slow, merchant.slow), mix: fc.oneof({ weight: 3, arbitrary: banking.mix }, { weight: 2, arbitrary: merchant.mix }) }
+    : (banking ?? merchant)
+  if (!arbitraries) throw new Error('fuzz: a campaign needs the banking or the merchant context')
   return (index) => fc.sample(index % stride === stride - 1 ? arbitraries.slow : arbitraries.mix, { seed: caseSeed(seed, index), numRuns: 1 })[0]!
 }
 
@@ -87,26 +123,61 @@ function harvest(answer: Answer, secrets: Set<string>): void {
     const code = /[?&]code=([^&]+)/.exec(String(answer.headers['location']))?.[1]
     if (code) secrets.add(decodeURIComponent(code))
   }
-  if (answer.status !== 200) return
+  if (answer.status !== 200 && answer.status !== 201) return
   const text = answer.body.toString('utf8')
-  for (const m of text.matchAll(/"(?:value|token|access_token|refresh_token)":"([^"]{16,})"/g)) secrets.add(m[1]!)
+  // The merchant family's webhook signing keys (keys-sym) are answered once, as keyInformation.key.
+  for (const m of text.matchAll(/"(?:value|token|access_token|refresh_token|key)":"([^"]{16,})"/g)) secrets.add(m[1]!)
 }
 
+/** JWTs the campaign sent: a sample of their signatures is looked for in the log too (all would cost too much). */
+function sentTokens(c: FuzzCase, secrets: Set<string>, sample: { left: number }): void {
+  if (c.type !== 'http' || sample.left <= 0) return
+  const token = /^Bearer ([\w-]+\.[\w-]+\.([\w-]{16,}))$/.exec(c.headers.find(([n]) => n === 'authorization')?.[1] ?? '')
+  if (token) {
+    secrets.add(token[2]!)
+    sample.left--
+  }
+}
+
+const graceOf = (c: FuzzCase) => c.graceMs ?? 0
+
 function waitFor(c: FuzzCase): number {
-  return (c.type === 'http' ? 0 : (c.graceMs ?? 0)) + (c.type === 'slow' ? 6_000 : 5_000)
+  return graceOf(c) + (c.type === 'slow' ? 6_000 : 5_000)
 }
 
 export async function runCampaign(target: Target, options: CampaignOptions): Promise<Summary> {
-  const { seed, requests, concurrency = 8, slowMs = 2_000, log = () => {} } = options
+  const { seed, requests, concurrency = 8, slowMs = 2_000, log = () => {}, families = 'banking' } = options
   const started = performance.now()
-  const { ctx, secrets } = await prepare(target)
-  for (const s of SANDBOX_SECRETS) secrets.add(s)
+  const secrets = new Set<string>([target.key, target.partner.secret])
+  const ctxs: Contexts = { key: target.key, partner: target.partner }
+  if (families !== 'merchant') {
+    const banking = await prepare(target)
+    ctxs.banking = banking.ctx
+    for (const s of [...banking.secrets, ...SANDBOX_SECRETS]) secrets.add(s)
+  }
+  let creds: MerchantCredentials | undefined
+  if (families !== 'banking') {
+    const merchant = await prepareMerchant(target, ctxs.banking?.access)
+    ctxs.merchant = merchant.ctx
+    creds = merchant.creds
+    for (const s of merchant.secrets) secrets.add(s)
+  }
+  // What a case is sent as: a merchant case signed now, over the request as mangled.
+  const jwtSample = { left: 200 }
+  const wire = (c: FuzzCase): FuzzCase => {
+    if (c.type !== 'http' || !c.auth || !creds) return c
+    const sent = authenticate(c, creds)
+    sentTokens(sent, secrets, jwtSample)
+    return sent
+  }
   const summary: Summary = {
     seed, requests: 0, elapsedMs: 0, byFamily: { banking: 0, token: 0, authorize: 0, reporting: 0, other: 0 }, byAnswer: {},
     outsideContract: 0, unexpected5xx: 0, slow: 0, slowestMs: 0, alive: false, secretsInLog: [], logLines: 0, logCaptured: false, failures: [],
   }
-  const indices = options.only === undefined ? Array.from({ length: requests }, (_, i) => i) : [options.only]
-  const generate = generator(ctx, seed, requests)
+  const sweep = ctxs.merchant && options.sweep ? sweepCases(ctxs.merchant, LIMITS.OUTBOUND_TIMEOUT_MS) : []
+  const indices = options.only === undefined ? Array.from({ length: sweep.length + requests }, (_, i) => i) : [options.only]
+  const generated = generator(ctxs, seed, requests)
+  const generate = (index: number) => (index < sweep.length ? sweep[index]! : generated(index - sweep.length))
   let next = 0
   // A slow answer under load may be the machine's (it is shared, and 8 cases run at once): each is sent again alone
   // after the campaign, and only an answer slow both times counts.
@@ -115,10 +186,10 @@ export async function runCampaign(target: Target, options: CampaignOptions): Pro
     while (next < indices.length && target.running()) {
       const index = indices[next++]!
       const fuzzCase = generate(index)
-      const answer = await send(target.baseUrl, fuzzCase, waitFor(fuzzCase))
+      const answer = await send(target.baseUrl, wire(fuzzCase), waitFor(fuzzCase))
       harvest(answer, secrets)
       const { method, path } = caseTarget(fuzzCase)
-      const grace = fuzzCase.type === 'http' ? 0 : (fuzzCase.graceMs ?? 0)
+      const grace = graceOf(fuzzCase)
       const latency = (fuzzCase.type === 'slow' ? answer.elapsedMs : answer.afterLastByteMs) - grace
       let verdict = judge({ ...answer, afterLastByteMs: latency }, method, path, slowMs)
       // A raw request answers in the family of its routed path, or of its request line's when the parser refused it.
@@ -136,7 +207,7 @@ export async function runCampaign(target: Target, options: CampaignOptions): Pro
         summary.outsideContract++
         const failure = { index, problem: verdict.problem, status: answer.status, body: answer.body.toString('utf8').slice(0, 300), fuzzCase }
         if (summary.failures.length < 20) summary.failures.push(failure)
-        log(describeFailure(seed, requests, failure))
+        log(describeFailure(seed, requests, failure, families))
       }
       if (summary.requests % 2_000 === 0) log(`… ${summary.requests} requests, ${summary.outsideContract} outside the contract`)
     }
@@ -144,8 +215,8 @@ export async function runCampaign(target: Target, options: CampaignOptions): Pro
   await Promise.all(Array.from({ length: Math.min(concurrency, indices.length) }, worker))
   for (const candidate of slowCandidates) {
     const fuzzCase = generate(candidate.index)
-    const answer = await send(target.baseUrl, fuzzCase, waitFor(fuzzCase))
-    const grace = fuzzCase.type === 'http' ? 0 : (fuzzCase.graceMs ?? 0)
+    const answer = await send(target.baseUrl, wire(fuzzCase), waitFor(fuzzCase))
+    const grace = graceOf(fuzzCase)
     const again = (fuzzCase.type === 'slow' ? answer.elapsedMs : answer.afterLastByteMs) - grace
     log(`case #${candidate.index} took ${Math.round(candidate.latency)} ms under load; alone it took ${Math.round(again)} ms`)
     if (again <= slowMs) continue
@@ -168,12 +239,14 @@ async function alive(baseUrl: string): Promise<boolean> {
   return answer.status === 200 && answer.body.toString('utf8').includes('"ok"')
 }
 
-export function describeFailure(seed: number, requests: number, f: Failure): string {
+export function describeFailure(seed: number, requests: number, f: Failure, families: Families = 'banking'): string {
+  const file = families === 'merchant' ? 'test/fuzz-merchant.test.ts' : 'test/fuzz.test.ts'
+  const vitest = families === 'both' ? '' : `   (or FUZZ_SEED=${seed} FUZZ_REQUESTS=${requests} FUZZ_CASE=${f.index} npx vitest run ${file})`
   return [
     `✗ case #${f.index} (seed ${seed}, ${requests} requests): ${f.problem}`,
     `  answer: ${f.status ?? 'none'} ${f.body.replace(/\s+/g, ' ').slice(0, 200)}`,
     `  case: ${JSON.stringify(f.fuzzCase).slice(0, 600)}`,
-    `  replay: npm run fuzz -- --seed ${seed} --requests ${requests} --case ${f.index}   (or FUZZ_SEED=${seed} FUZZ_REQUESTS=${requests} FUZZ_CASE=${f.index} npx vitest run test/fuzz.test.ts)`,
+    `  replay: npm run fuzz -- --families ${families} --seed ${seed} --requests ${requests} --case ${f.index}${vitest}`,
   ].join('\n')
 }
 

@@ -67,6 +67,8 @@ function setAt(value: unknown, path: Path, op: { drop: true } | { set: unknown }
 /** One member of a JSON body broken (dropped, or replaced with junk), or a junk member added beside it. */
 export function mangleJson(valid: unknown): fc.Arbitrary<unknown> {
   const paths = pathsOf(valid)
+  // An empty body ({}): a junk member is all there is to break.
+  if (paths.length === 0) return fc.tuple(junkString, junkValue).map(([k, v]) => ({ [k === '' ? 'x' : k]: v }))
   return fc.oneof(
     fc.constantFrom(...paths).map((p) => setAt(valid, p, { drop: true })),
     fc.tuple(fc.constantFrom(...paths), junkValue).map(([p, v]) => setAt(valid, p, { set: v })),

@@ -1,5 +1,6 @@
 // The contract oracle: is an answer in the shape its route family documents (README, the banking spec's Errors
-// table, RFC 6749 at the token endpoint, HTML pages at authorize, a plain JSON error elsewhere)? And is a 5xx one
+// table, RFC 6749 at the token endpoint, HTML pages at authorize, the merchant family's reporting bodies
+// (docs/errors/reporting.md), a plain JSON error elsewhere)? And is a 5xx one
 // the contract documents for this input? Fuzz input never provokes maintenance, a handler timeout or a server
 // failure, so API-520/522/523/526, `server_error`/`temporarily_unavailable` and any other 5xx count as unexpected.
 import { STATUS_CODES } from 'node:http'
@@ -37,10 +38,17 @@ export function normalise(target: string): string {
   })
 }
 
+/**
+ * The merchant API family's prefixes as the server mounts them (src/webhooks/feature.ts, src/reporting/feature.ts,
+ * src/reporting/sandbox-feature.ts): reporting, webhook management, events and the sandbox, all behind the reporting
+ * gateway and answering in the reporting family. Counted as `reporting` in a summary.
+ */
+export const MERCHANT_PREFIXES = ['/reporting/v3', '/sandbox/v1', '/notification-subscriptions', '/kms/egress', '/nrtf', '/webhooks']
+
 export function familyOf(target: string): Family {
   const path = normalise(target)
   if (under(path, '/v2')) return 'banking'
-  if (under(path, '/reporting/v3')) return 'reporting'
+  if (MERCHANT_PREFIXES.some((prefix) => under(path, prefix))) return 'reporting'
   if (under(path, '/oauth2/v3/token')) return 'token'
   // The pages' stylesheet and icon are served in the pages' scope, and answer its errors.
   if (under(path, '/oauth2/v3/authorize') || under(path, '/oauth2/v3/assets')) return 'authorize'
@@ -165,28 +173,75 @@ function check303(a: Answer): { label: string; problem?: string; unexpected: boo
   return { label: 'authorize 303', problem: redirectAllowed(location) ? undefined : `redirect to an unregistered URI: ${location.slice(0, 200)}`, unexpected: false }
 }
 
-/**
- * The reporting family (the fuzz sends it no valid signature): 401 `{response: {rmsg}}`, or its
- * `{submitTimeUtc, reason, message, details}` body at the status its table gives the reason.
- */
-function reporting(a: Answer, head: boolean): { label: string; problem?: string; unexpected: boolean } {
+type Judged = { label: string; problem?: string; unexpected: boolean }
+
+/** The subscription PUTs, whose 400 is the reference's Error Bean rather than the family's body. */
+const ERROR_BEAN_PATHS = ['/reporting/v3/report-subscriptions', '/reporting/v3/predefined-report-subscriptions']
+/** Bodies a 2xx of the family may carry: JSON, and report files and on-demand reports as CSV or XML. */
+const SUCCESS_TYPES = /^(application\/json|text\/csv|application\/xml)(;|$)/
+
+/** A 2xx: a status some route answers (206 a byte range of a download), a JSON body that parses, or a report file. */
+function merchantSuccess(a: Answer, path: string, head: boolean): Judged {
   const status = a.status!
-  const body = json(a) as Record<string, unknown> | undefined
+  const label = `reporting ${status}`
+  if (![200, 201, 202].includes(status) && !(status === 206 && path === '/reporting/v3/report-downloads')) return { label, problem: `HTTP ${status} is no success the family answers`, unexpected: false }
+  if (head || a.body.length === 0) return { label, unexpected: false }
+  const type = header(a, 'content-type')
+  if (!SUCCESS_TYPES.test(type)) return { label, problem: `content-type ${type}`, unexpected: false }
+  if (type.startsWith('application/json') && header(a, 'content-encoding') === '' && json(a) === undefined) return { label, problem: 'a JSON body that does not parse', unexpected: false }
+  return { label, unexpected: false }
+}
+
+/** The Error Bean of the subscription PUTs: {code, message, localizationKey, detail, fields: [{path, message, localizationKey}]}. */
+function errorBean(body: Record<string, unknown>, method: string, path: string): Judged {
+  const label = 'reporting 400 VALIDATION_ERROR'
+  if (method !== 'PUT' || !ERROR_BEAN_PATHS.some((p) => path.startsWith(p))) return { label, problem: `the Error Bean on ${method} ${path}`, unexpected: false }
+  const fields = body['fields']
+  const ok = keys(body) === 'code,detail,fields,localizationKey,message' && body['message'] === REPORTING_CODES.VALIDATION_ERROR.message && typeof body['detail'] === 'string'
+    && Array.isArray(fields) && fields.every((f) => isObject(f) && keys(f) === 'localizationKey,message,path' && typeof f['path'] === 'string' && typeof f['message'] === 'string')
+  return { label, problem: ok ? undefined : `not the Error Bean: ${JSON.stringify(body).slice(0, 160)}`, unexpected: false }
+}
+
+/**
+ * The merchant family (reporting, webhook management, events, sandbox): 401 `{response: {rmsg}}`; a success; a 304
+ * without a body; the subscription PUTs' Error Bean; else `{submitTimeUtc, reason, message, details}` at the status
+ * and with the message its table gives the reason (a 429 with Retry-After), details each `{field?, reason}`.
+ */
+function reporting(a: Answer, method: string, path: string): Judged {
+  const status = a.status!
+  const head = method === 'HEAD'
+  const body = json(a)
   if (status === 401) {
-    const rmsg = (body?.['response'] as Record<string, unknown> | undefined)?.['rmsg']
-    return { label: 'reporting 401', problem: head || rmsg === 'Authentication Failed' ? undefined : `not the 401 body: ${a.body.toString('utf8').slice(0, 120)}`, unexpected: false }
+    const rmsg = isObject(body) && isObject(body['response']) ? body['response']['rmsg'] : undefined
+    const ok = head || (rmsg === 'Authentication Failed' && isObject(body) && keys(body) === 'response')
+    return { label: 'reporting 401', problem: ok ? undefined : `not the 401 body: ${a.body.toString('utf8').slice(0, 120)}`, unexpected: false }
   }
-  const reason = body?.['reason']
+  if (status === 304) return { label: 'reporting 304', problem: a.body.length ? 'a 304 with a body' : undefined, unexpected: false }
+  if (status >= 200 && status < 300) return merchantSuccess(a, path, head)
+  if (status === 416 && path === '/reporting/v3/report-downloads') return { label: 'reporting 416', problem: header(a, 'content-range') ? undefined : 'a 416 without Content-Range', unexpected: false }
+  if (isObject(body) && body['code'] === 'VALIDATION_ERROR' && status === 400) return errorBean(body, method, path)
+  const reason = isObject(body) ? body['reason'] : undefined
   const label = `reporting ${status} ${typeof reason === 'string' ? reason : ''}`.trim()
-  if (head) return { label, unexpected: status >= 500 }
-  const code = typeof reason === 'string' ? (REPORTING_CODES as Record<string, { http: number }>)[reason] : undefined
-  if (!code || code.http !== status || typeof body?.['submitTimeUtc'] !== 'string' || !Array.isArray(body?.['details'])) {
+  if (head) {
+    const known = Object.values(REPORTING_CODES).some((c) => c.http === status)
+    return { label: `reporting ${status} (HEAD)`, problem: known ? undefined : `HTTP ${status} is in no row of the table`, unexpected: status >= 500 }
+  }
+  const code = typeof reason === 'string' && Object.hasOwn(REPORTING_CODES, reason) ? REPORTING_CODES[reason as keyof typeof REPORTING_CODES] : undefined
+  const details = isObject(body) ? body['details'] : undefined
+  if (!isObject(body) || !code || code.http !== status || typeof body['submitTimeUtc'] !== 'string' || !Array.isArray(details)) {
     return { label, problem: `not a reporting error body: ${a.body.toString('utf8').slice(0, 120)}`, unexpected: status >= 500 }
   }
+  if (keys(body) !== 'details,message,reason,submitTimeUtc') return { label, problem: `error body members ${keys(body)}`, unexpected: status >= 500 }
+  if (body['message'] !== code.message) return { label, problem: `message ${String(body['message'])} is not the table's`, unexpected: status >= 500 }
+  if (!/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z$/.test(body['submitTimeUtc'])) return { label, problem: `submitTimeUtc ${body['submitTimeUtc']}`, unexpected: status >= 500 }
+  if (!details.every((d) => isObject(d) && typeof d['reason'] === 'string' && (d['field'] === undefined || typeof d['field'] === 'string'))) return { label, problem: 'details are not {field?, reason}', unexpected: status >= 500 }
+  if (status === 429 && !/^\d+$/.test(header(a, 'retry-after'))) return { label, problem: 'a 429 without Retry-After', unexpected: false }
+  if (!header(a, 'content-type').startsWith('application/json')) return { label, problem: `content-type ${header(a, 'content-type')}`, unexpected: status >= 500 }
   return { label, unexpected: status >= 500 }
 }
 
-const PLATFORM_PAGES = /^\/(health\/(live|ready)|metrics|openapi\.json|docs|oauth2\/v3\/assets\/)/
+/** Paths outside the API families that answer 2xx or 3xx: the home page (`GET /`), health, metrics, the documents. */
+const PLATFORM_PAGES = /^\/($|health\/(live|ready)|metrics|openapi\.json|docs|oauth2\/v3\/assets\/)/
 
 function other(a: Answer, method: string, path: string): { label: string; problem?: string; unexpected: boolean } {
   const status = a.status!
@@ -210,7 +265,7 @@ export function judge(a: Answer, method: string, target: string, slowLimitMs: nu
     family === 'banking' ? banking(a, method === 'HEAD')
     : family === 'token' ? token(a, method, path === '/oauth2/v3/token')
     : family === 'authorize' ? authorize(a, method, path)
-    : family === 'reporting' ? reporting(a, method === 'HEAD')
+    : family === 'reporting' ? reporting(a, method, path)
     : other(a, method, path)
   let problem = result.problem
   if (!problem && !header(a, 'x-correlationid')) problem = 'no X-CorrelationID'

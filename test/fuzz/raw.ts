@@ -6,8 +6,11 @@ import { requestPath } from '../../src/platform/http/client-errors.js'
 import type { Context } from './banking.js'
 import type { FuzzCase } from './wire.js'
 
-/** The server limits the campaign runs with (short, so slow clients cost seconds, not minutes). */
-export const LIMITS = { HEADERS_TIMEOUT_MS: 1_000, REQUEST_TIMEOUT_MS: 2_000, BODY_MIN_BYTES_PER_SECOND: 50, BODY_RATE_WINDOW_MS: 1_000 }
+/**
+ * The server limits the campaign runs with (short, so slow clients cost seconds, not minutes; and the webhook test
+ * call, which makes its first attempt within the call, waits a second at most for a receiver).
+ */
+export const LIMITS = { HEADERS_TIMEOUT_MS: 1_000, REQUEST_TIMEOUT_MS: 2_000, BODY_MIN_BYTES_PER_SECOND: 50, BODY_RATE_WINDOW_MS: 1_000, OUTBOUND_TIMEOUT_MS: 1_000 }
 /**
  * The throttles a campaign raises so that they do not hide the rest: the gateway's per-minute limit and OAuth's
  * sign-in and client-call guessing limits (issue 10), which would otherwise answer most of the campaign's sign-ins 429.
@@ -18,9 +21,13 @@ export const THROTTLES_RAISED = {
   OAUTH_SIGN_IN_PER_CLIENT_PER_MINUTE: 1_000_000,
   OAUTH_CLIENT_CALLS_PER_MINUTE: 1_000_000,
   OAUTH_CLIENT_CALLS_PER_CLIENT_PER_MINUTE: 1_000_000,
+  // The merchant API's per-key throttle (issue 19 item 8), under the name it is expected to have; ignored until then.
+  MERCHANT_API_RATE_LIMIT_PER_MINUTE: 1_000_000,
 }
 
 const PATHS = ['/v2/accounts?v=1', '/v2/auth?v=1', '/v2/token?v=1', '/oauth2/v3/token', '/oauth2/v3/authorize?response_type=code', '/health/live', '/nothing']
+/** The merchant family's paths for raw cases (unsigned: the parser's answers and the gateway's 401). */
+export const MERCHANT_RAW_PATHS = ['/reporting/v3/reports', '/reporting/v3/report-subscriptions', '/sandbox/v1/clock', '/notification-subscriptions/v2/webhooks', '/kms/egress/v2/keys-sym', '/webhooks/v1/events', '/nrtf/v1/webhooks/x/replays']
 
 const latin1 = (b: Buffer) => b.toString('latin1')
 /**
@@ -30,9 +37,9 @@ const latin1 = (b: Buffer) => b.toString('latin1')
 const pathOf = (bytes: string) => requestPath(Buffer.from(bytes.replace(/^(\r\n)+/, ''), 'latin1'))
 const utf8 = (s: string) => latin1(Buffer.from(s, 'utf8'))
 
-type Build = (path: string, ctx: Context) => string
+type Build = (path: string, ctx: Pick<Context, 'key'>) => string
 
-const head = (method: string, path: string, ctx: Context, extra = '') => `${method} ${path} HTTP/1.1\r\nHost: x\r\nx-svc-key: ${ctx.key}\r\nUser-Agent: fuzz\r\n${extra}`
+const head = (method: string, path: string, ctx: Pick<Context, 'key'>, extra = '') => `${method} ${path} HTTP/1.1\r\nHost: x\r\nx-svc-key: ${ctx.key}\r\nUser-Agent: fuzz\r\n${extra}`
 
 const MALFORMED: [string, Build][] = [
   ['non-numeric Content-Length', (p, c) => `${head('POST', p, c, 'Content-Length: abc\r\n')}\r\n`],
@@ -80,8 +87,8 @@ const MALFORMED: [string, Build][] = [
 ]
 
 /** A valid request with one byte of its head replaced: the parser must still answer in a contract. */
-function byteDamage(ctx: Context): fc.Arbitrary<FuzzCase> {
-  return fc.tuple(fc.constantFrom(...PATHS), fc.nat(), fc.integer({ min: 0, max: 255 })).map(([path, at, byte]) => {
+function byteDamage(ctx: Pick<Context, 'key'>, paths: string[]): fc.Arbitrary<FuzzCase> {
+  return fc.tuple(fc.constantFrom(...paths), fc.nat(), fc.integer({ min: 0, max: 255 })).map(([path, at, byte]) => {
     const valid = `${head('GET', path, ctx, 'Connection: close\r\n')}\r\n`
     const i = at % (valid.length - 4)
     const bytes = valid.slice(0, i) + String.fromCharCode(byte) + valid.slice(i + 1)
@@ -89,21 +96,23 @@ function byteDamage(ctx: Context): fc.Arbitrary<FuzzCase> {
   })
 }
 
-export function rawCases(ctx: Context): fc.Arbitrary<FuzzCase> {
-  const malformed = fc.tuple(fc.constantFrom(...MALFORMED), fc.constantFrom(...PATHS)).map(([[note, build], path]): FuzzCase => {
+export function rawCases(ctx: Pick<Context, 'key'>, paths: string[] = PATHS): fc.Arbitrary<FuzzCase> {
+  const malformed = fc.tuple(fc.constantFrom(...MALFORMED), fc.constantFrom(...paths)).map(([[note, build], path]): FuzzCase => {
     const bytes = build(path, ctx)
     return { type: 'raw', note, path, altPath: pathOf(bytes), bytes, graceMs: LIMITS.HEADERS_TIMEOUT_MS }
   })
-  return fc.oneof({ weight: 3, arbitrary: malformed }, { weight: 1, arbitrary: byteDamage(ctx) })
+  return fc.oneof({ weight: 3, arbitrary: malformed }, { weight: 1, arbitrary: byteDamage(ctx, paths) })
 }
 
+const MERCHANT_EVENT = JSON.stringify({ eventType: 'invoicing.customer.invoice.paid', data: { invoiceNumber: 'slow-1', payerName: 'A slow client' } })
 const LOGIN = JSON.stringify({ loginRequest: { brand: 'nab', lob: 'nab', credentials: { apiStructType: 'usernamePassword', usernamePassword: { username: '10055670', password: 'aaa111' } } } })
 
 /** A few slow clients: headers a byte at a time, bodies under the minimum rate, bodies that stop half-way. */
-export function slowCases(ctx: Context): fc.Arbitrary<FuzzCase> {
-  const paths = fc.constantFrom('/v2/auth?v=1', '/oauth2/v3/token', '/oauth2/v3/authorize')
-  const bodyHead = (path: string, length: number | 'chunked') => `POST ${path} HTTP/1.1\r\nHost: x\r\nx-svc-key: ${ctx.key}\r\nUser-Agent: slow\r\nContent-Type: ${path.startsWith('/v2') ? 'application/json' : 'application/x-www-form-urlencoded'}\r\n${length === 'chunked' ? 'Transfer-Encoding: chunked' : `Content-Length: ${length}`}\r\n\r\n`
-  const body = (path: string) => (path.startsWith('/v2') ? LOGIN : `grant_type=client_credentials&client_id=${encodeURIComponent(ctx.partner.clientId)}&client_secret=${ctx.partner.secret}`)
+export function slowCases(ctx: Pick<Context, 'key' | 'partner'>, slowPaths = ['/v2/auth?v=1', '/oauth2/v3/token', '/oauth2/v3/authorize']): fc.Arbitrary<FuzzCase> {
+  const paths = fc.constantFrom(...slowPaths)
+  const form = (path: string) => path.startsWith('/oauth2')
+  const bodyHead = (path: string, length: number | 'chunked') => `POST ${path} HTTP/1.1\r\nHost: x\r\nx-svc-key: ${ctx.key}\r\nUser-Agent: slow\r\nContent-Type: ${form(path) ? 'application/x-www-form-urlencoded' : 'application/json'}\r\n${length === 'chunked' ? 'Transfer-Encoding: chunked' : `Content-Length: ${length}`}\r\n\r\n`
+  const body = (path: string) => (path.startsWith('/v2') ? LOGIN : form(path) ? `grant_type=client_credentials&client_id=${encodeURIComponent(ctx.partner.clientId)}&client_secret=${ctx.partner.secret}` : MERCHANT_EVENT)
   return fc.tuple(fc.constantFrom('headers', 'trickle', 'under-timeout', 'stalled', 'endless-chunks'), paths).map(([kind, path]): FuzzCase => {
     const b = body(path)
     switch (kind) {

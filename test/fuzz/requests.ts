@@ -17,7 +17,8 @@ export interface Template {
 
 const METHODS = ['GET', 'POST', 'DELETE', 'PUT', 'PATCH', 'HEAD', 'OPTIONS', 'TRACE', 'PROPFIND', 'get']
 
-function build(t: Template, note: string, parts: Partial<{ method: string; path: string; params: Param[]; headers: Header[]; body: string | undefined }>): FuzzCase {
+/** The template as a case, with some of its parts replaced. */
+export function build(t: Template, note: string, parts: Partial<{ method: string; path: string; params: Param[]; headers: Header[]; body: string | undefined }>): FuzzCase {
   const params = parts.params ?? t.params
   const query = params.length ? `?${queryString(params)}` : ''
   const body = 'body' in parts ? parts.body : bodyText(t)

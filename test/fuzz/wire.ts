@@ -3,9 +3,24 @@
 // response is parsed incrementally (Content-Length, chunked, or until close), 1xx interim answers skipped.
 import { connect, type Socket } from 'node:net'
 
+/**
+ * How a merchant-family case is authenticated: the credential it is signed with (by name: the secret is looked up
+ * when it is sent) and, for a share of cases, one thing wrong with its authentication. The signature, JWT or bearer
+ * header is made at send time over the request as finally mangled, with a fresh date (test/fuzz/signing.ts).
+ */
+export interface Auth {
+  scheme: 'signature' | 'jwt-hs256' | 'jwt-rs256' | 'oauth'
+  /** The sandbox reporting key (signature, HS256) or OAuth client's token: testrest, testrest_acct (a meta key), othermerchant. */
+  key: 'testrest' | 'acct' | 'other'
+  /** The merchant acted for (v-c-merchant-id), when it is not the key's own organization. */
+  merchant?: string
+  /** One fault in the authentication itself, and the junk it uses. */
+  mangle?: { kind: string; value?: string }
+}
+
 /** One generated request: serialisable, so a failing case can be printed and replayed. */
 export type FuzzCase =
-  | { type: 'http'; note: string; method: string; target: string; headers: [string, string][]; body?: string; contentLength?: 'auto' | 'none' }
+  | { type: 'http'; note: string; method: string; target: string; headers: [string, string][]; body?: string; contentLength?: 'auto' | 'none'; auth?: Auth; graceMs?: number }
   | { type: 'raw'; note: string; path: string; bytes: string; graceMs?: number; altPath?: string }
   | { type: 'slow'; note: string; path: string; head: string; body: string; chunk: number; everyMs: number; graceMs: number; altPath?: string }
 

@@ -168,13 +168,13 @@ describe('the JWT scheme', () => {
   })
 
   it('remembers a jti only until its token could no longer be accepted, then housekeeping deletes it', async () => {
-    const before = await t.db.kysely.selectFrom('reporting_jwt_ids').select((eb) => eb.fn.countAll<string>().as('n')).executeTakeFirstOrThrow()
+    const before = await t.db.kysely.selectFrom('replay_guard').select((eb) => eb.fn.countAll<string>().as('n')).executeTakeFirstOrThrow()
     expect(Number(before.n)).toBeGreaterThan(0)
-    expect((await t.app.services.housekeeping.runOnce())['reporting jwt ids']).toBe(0)
+    expect((await t.app.services.housekeeping.runOnce())['used credentials']).toBe(0)
     // The latest tokens here were issued 4 minutes ahead of the clock: acceptable until 5 minutes after that.
     t.clock.advance(10 * MINUTE)
     try {
-      expect((await t.app.services.housekeeping.runOnce())['reporting jwt ids']).toBe(Number(before.n))
+      expect((await t.app.services.housekeeping.runOnce())['used credentials']).toBe(Number(before.n))
     } finally {
       t.clock.advance(-10 * MINUTE)
     }

@@ -199,7 +199,7 @@ describe('the consent page', () => {
     expect(consent.text).toContain('<h1>Allow Sandbox application to access your banking?</h1>')
     expect(consent.text).toContain('<li>See your accounts, their balances and their details</li>')
     expect(consent.text).toContain('<li>Read your merchant reports: transactions, fundings and settlements</li>')
-    expect(consent.text).toContain('sent back to 127.0.0.1:8123')
+    expect(consent.text).toContain('you go back to Sandbox application at 127.0.0.1:8123')
     expect(consent.text).toContain('<button type="submit" name="decision" value="deny" class="secondary">Deny</button>')
     expect(consent.text).toContain('<button type="submit" name="decision" value="allow">Allow</button>')
     // Signing in moves the request to a new token: the sign-in page's token is spent.

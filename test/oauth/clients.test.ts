@@ -88,20 +88,24 @@ describe('finapi clients', () => {
     expect(twice.stderr).toMatch(new RegExp(`application ${appId} already has client \\S+`))
   })
 
+  // A command line that cannot be right is a usage error (exit 2, with the command's usage); a client the service
+  // refuses is a failure (exit 1), in one line either way.
   it.each([
-    ['no name', ['--scope', 'accounts'], 'clients create needs --name <name>'],
-    ['no scope', ['--name', 'X'], 'a client needs at least one scope (accounts, reporting)'],
-    ['an unknown scope', ['--name', 'X', '--scope', 'payments'], 'unknown scope payments (scopes: accounts, reporting)'],
-    ['an http redirect off the loopback', ['--name', 'X', '--scope', 'accounts', '--redirect-uri', 'http://partner.example/cb'], 'redirect URI http://partner.example/cb must use https (http only on localhost or 127.0.0.1)'],
-    ['a redirect with a fragment', ['--name', 'X', '--scope', 'accounts', '--redirect-uri', 'https://p.example/cb#x'], 'must not contain a fragment'],
-    ['a public client without a redirect', ['--name', 'X', '--scope', 'accounts', '--public'], 'a public client needs at least one redirect URI'],
-    ['an unknown application', ['--name', 'X', '--scope', 'accounts', '--application', 'nope'], 'no active application with id nope'],
-    ['an unknown option', ['--name', 'X', '--scope', 'accounts', '--secret', 'mine'], "Unknown option '--secret'"],
-  ])('create refuses %s', async (_label, args, message) => {
+    ['no name', ['--scope', 'accounts'], 2, 'clients create needs --name <name>'],
+    ['an unknown option', ['--name', 'X', '--scope', 'accounts', '--secret', 'mine'], 2, "unknown option '--secret'"],
+    ['no scope', ['--name', 'X'], 1, 'a client needs at least one scope (accounts, reporting)'],
+    ['an unknown scope', ['--name', 'X', '--scope', 'payments'], 1, 'unknown scope payments (scopes: accounts, reporting)'],
+    ['an http redirect off the loopback', ['--name', 'X', '--scope', 'accounts', '--redirect-uri', 'http://partner.example/cb'], 1, 'redirect URI http://partner.example/cb must use https (http only on localhost or 127.0.0.1)'],
+    ['a redirect with a fragment', ['--name', 'X', '--scope', 'accounts', '--redirect-uri', 'https://p.example/cb#x'], 1, 'must not contain a fragment'],
+    ['a public client without a redirect', ['--name', 'X', '--scope', 'accounts', '--public'], 1, 'a public client needs at least one redirect URI'],
+    ['an unknown application', ['--name', 'X', '--scope', 'accounts', '--application', 'nope'], 1, 'no active application with id nope'],
+  ] as const)('create refuses %s', async (_label, args, code, message) => {
     const res = await run('clients', 'create', ...args)
-    expect(res.code).toBe(1)
-    expect(res.stderr).toContain(message)
-    expect(res.stderr).toContain('Usage: finapi')
+    expect(res.code).toBe(code)
+    const lines = res.stderr.trimEnd().split('\n')
+    expect(lines[0]).toContain(message)
+    if (code === 2) expect(lines).toEqual([expect.stringMatching(/^finapi: error: /), expect.stringMatching(/^usage: finapi clients create --name <name> .*; see finapi clients create --help$/)])
+    else expect(lines).toEqual([expect.stringMatching(/^finapi: (?!error:)/)])
   })
 
   it('usage lists the clients commands', async () => {

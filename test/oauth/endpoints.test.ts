@@ -62,7 +62,7 @@ describe('GET /.well-known/oauth-authorization-server', () => {
       revocation_endpoint_auth_methods_supported: ['client_secret_basic', 'client_secret_post', 'none'],
       introspection_endpoint_auth_methods_supported: ['client_secret_basic', 'client_secret_post'],
       authorization_response_iss_parameter_supported: true,
-      dpop_signing_alg_values_supported: ['ES256', 'EdDSA'],
+      dpop_signing_alg_values_supported: ['ES256', 'EdDSA', 'Ed25519'],
       service_documentation: `${issuer}/docs`,
     })
   })

@@ -2,11 +2,14 @@
 // PostgreSQL database sweep and generate at once: every window becomes one report, generated once, with one event
 // (PostgreSQL only: SQLite has one writer per file). A server killed with SIGKILL in the middle of generating a
 // 300,000-row report leaves it RUNNING; a restarted server takes it over once the lease lapses and completes it
-// once (both databases).
+// once (both databases), and on SQLite removes the killed write's temp file.
+import { existsSync, readdirSync, statSync, utimesSync } from 'node:fs'
+import { dirname, join } from 'node:path'
 import { sql } from 'kysely'
 import { request } from 'undici'
 import { afterEach, describe, expect, it } from 'vitest'
 import { gunzipSync } from 'node:zlib'
+import { TEMP_STALE_MS } from '../../src/platform/blobs/directory-store.js'
 import { openDatabase, type Db } from '../../src/platform/db/database.js'
 import { runFinapi, startFinapiServer, type RunningServer } from '../support/cli.js'
 import { createTestDatabase, TEST_DIALECT, type TestDatabase } from '../support/database.js'
@@ -106,7 +109,7 @@ async function insertBigDay(db: Db): Promise<void> {
 
 describe('a server killed in the middle of generating a report', () => {
   it('leaves it RUNNING; a restarted server takes it over after the lease and completes it once', async () => {
-    const { db, env } = await setup()
+    const { database, db, env } = await setup()
     await insertBigDay(db)
     const serverEnv = env({ REPORT_LEASE_SECONDS: '2' })
     const doomed = await serve(serverEnv)
@@ -118,13 +121,25 @@ describe('a server killed in the middle of generating a report', () => {
     const id = (created.headers['location'] as string).split('/').pop()!
 
     await until('generation to start', async () => (await db.kysely.selectFrom('report_instances').select('status').where('id', '=', id).executeTakeFirst())?.status === 'RUNNING', 30_000)
+    // SQLite keeps report files in a folder beside the database: killed while it writes one, it leaves its temp file.
+    const tmp = join(dirname(database.url.slice('sqlite:'.length)), 'reports', 'tmp')
+    const written = () => (existsSync(tmp) ? readdirSync(tmp).filter((name) => statSync(join(tmp, name)).size > 0) : [])
+    if (onSqlite) await until('the report file to be written', async () => written().length > 0, 30_000)
     doomed.child.kill('SIGKILL')
     expect(await doomed.exited).toBeNull()
     const left = await db.kysely.selectFrom('report_instances').selectAll().where('id', '=', id).executeTakeFirstOrThrow()
     expect(left).toMatchObject({ status: 'RUNNING', runs: 1 })
     expect(await count(db, sql`select count(*) as n from report_events`)).toBe(0)
+    // Made as old as TEMP_STALE_MS (what time would do), the orphan is gone once the restarted server has started.
+    const orphans = written()
+    if (onSqlite) {
+      expect(orphans.length).toBeGreaterThan(0)
+      const stale = new Date(Date.now() - TEMP_STALE_MS - 1_000)
+      for (const name of orphans) utimesSync(join(tmp, name), stale, stale)
+    }
 
     const rescuer = await serve(serverEnv)
+    if (onSqlite) await until('the orphaned temp file to go', async () => orphans.every((name) => !readdirSync(tmp).includes(name)), 10_000)
     const done = await until('the report to complete', async () => {
       const row = await db.kysely.selectFrom('report_instances').selectAll().where('id', '=', id).executeTakeFirst()
       return row?.status === 'COMPLETED' && row

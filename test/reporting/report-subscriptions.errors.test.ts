@@ -2,7 +2,7 @@
 // (all of them at once), nothing stored; the GET/DELETE errors in the family's usual body.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { FakeClock, startTestApp, type TestApp } from '../support/harness.js'
-import { TESTREST_KEY, signedCall } from '../support/reporting.js'
+import { OTHER_KEY, TESTREST_KEY, signedCall } from '../support/reporting.js'
 
 let t: TestApp
 beforeAll(async () => {
@@ -27,6 +27,7 @@ const CASES: [string, Record<string, unknown>, string][] = [
   ['USER_DEFINED without interval', { reportFrequency: 'USER_DEFINED' }, 'reportInterval'],
   ['a bad interval', { reportFrequency: 'USER_DEFINED', reportInterval: 'PT24H' }, 'reportInterval'],
   ['an interval with DAILY', { reportInterval: 'PT2H' }, 'reportInterval'],
+  ['an interval under the shortest allowed (PT5M)', { reportFrequency: 'USER_DEFINED', reportInterval: 'PT4M' }, 'reportInterval'],
   ['no time zone', { timezone: undefined }, 'timezone'],
   ['an unsupported timezone', { timezone: 'Mars/Olympus' }, 'timezone'],
   ['an unsupported timeZone', { timezone: undefined, timeZone: 'Europe/Kyiv' }, 'timeZone'],
@@ -79,6 +80,43 @@ describe('PUT /report-subscriptions refuses', () => {
     expect(res.json.fields[0]).toMatchObject({ path: 'reportName' })
     await signedCall(t, { method: 'DELETE', path: '/reporting/v3/report-subscriptions/nightly', key: TESTREST_KEY })
     await signedCall(t, { method: 'DELETE', path: '/reporting/v3/report-subscriptions/classic%20one', key: TESTREST_KEY })
+  })
+})
+
+describe('the per-organization limits (REPORT_MIN_INTERVAL_MINUTES, REPORT_MAX_SUBSCRIPTIONS_PER_ORG)', () => {
+  const other = (b: unknown, path = '/reporting/v3/report-subscriptions') => signedCall(t, { method: 'PUT', path, body: JSON.stringify(b), key: OTHER_KEY })
+  const remove = (name: string) => signedCall(t, { method: 'DELETE', path: `/reporting/v3/report-subscriptions/${encodeURIComponent(name)}`, key: OTHER_KEY })
+
+  it('refuse an interval shorter than PT5M, naming the limit; PT5M itself is allowed', async () => {
+    for (const reportInterval of ['PT1M', 'PT4M']) {
+      const res = await other({ ...valid, reportName: 'too often', reportFrequency: 'USER_DEFINED', reportInterval })
+      expect(res.status).toBe(400)
+      expect(res.json.fields).toEqual([{ path: 'reportInterval', message: 'must be at least PT5M, the shortest interval between reports allowed', localizationKey: 'cybsapi.validation.field.invalid' }])
+    }
+    expect((await other({ ...valid, reportName: 'every 5 minutes', reportFrequency: 'USER_DEFINED', reportInterval: 'PT5M' })).status).toBe(200)
+    expect((await remove('every 5 minutes')).status).toBe(200)
+  })
+
+  it('refuse a 101st subscription of an organization, naming the limit; changing one still works, and deleting one makes room', async () => {
+    for (let n = 1; n <= 100; n++) expect((await other({ ...valid, reportName: `limit ${n}` })).status).toBe(200)
+    const refusal = { path: 'reportName', message: 'the organization has 100 subscriptions, the most allowed; delete one to add another', localizationKey: 'cybsapi.validation.field.invalid' }
+    const extra = await other({ ...valid, reportName: 'one too many' })
+    expect(extra.status).toBe(400)
+    expect(extra.json).toMatchObject({ code: 'VALIDATION_ERROR', fields: [refusal] })
+    const predefined = await other({ reportDefinitionName: 'FundingDetailClass', subscriptionType: 'CLASSIC', reportName: 'classic extra' }, '/reporting/v3/predefined-report-subscriptions')
+    expect(predefined.status).toBe(400)
+    expect(predefined.json.fields).toEqual([refusal])
+    // Another organization is not concerned.
+    expect((await put({ ...valid, reportName: 'mine' })).status).toBe(200)
+    expect((await signedCall(t, { method: 'DELETE', path: '/reporting/v3/report-subscriptions/mine', key: TESTREST_KEY })).status).toBe(200)
+
+    expect((await other({ ...valid, reportName: 'limit 7', startTime: '0700' })).status).toBe(200)
+    expect((await remove('limit 1')).status).toBe(200)
+    // The same signed request again would be a replay (refused 401): a client signs its new attempt anew.
+    t.clock.advance(1000)
+    expect((await other({ ...valid, reportName: 'one too many' })).status).toBe(200)
+    for (let n = 2; n <= 100; n++) await remove(`limit ${n}`)
+    await remove('one too many')
   })
 })
 

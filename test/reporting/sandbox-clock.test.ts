@@ -1,17 +1,20 @@
 // The sandbox's reporting clock: an organization moves its own reporting time forward (POST /sandbox/v1/clock, and
 // `finapi clock advance`), every report due for it by then is queued in order and generated exactly as the scheduler
-// would have, and no other organization's time or reports move. Also the operator commands around reports.
+// would have, and no other organization's time or reports move. A move that makes more reports due than one answer
+// queues is answered 202 and caught up by a job, with at most REPORT_MAX_QUEUED_PER_ORG (60 here) reports of the
+// organization in flight at once. Also the operator commands around reports.
+import { sql } from 'kysely'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { openDatabase } from '../../src/platform/db/database.js'
 import { runFinapi } from '../support/cli.js'
 import { createTestDatabase, type TestDatabase } from '../support/database.js'
 import { FakeClock, startTestApp, type TestApp } from '../support/harness.js'
-import { OTHER_KEY, TESTREST_KEY, signedCall } from '../support/reporting.js'
+import { ACCT_KEY, OTHER_KEY, TESTREST_KEY, signedCall } from '../support/reporting.js'
 import { createReport, settle, type Key } from '../support/reports.js'
 
 let t: TestApp
 beforeAll(async () => {
-  t = await startTestApp({ clock: new FakeClock(new Date('2026-02-01T09:00:00Z')) })
+  t = await startTestApp({ clock: new FakeClock(new Date('2026-02-01T09:00:00Z')), env: { REPORT_MAX_QUEUED_PER_ORG: '60' } })
 })
 afterAll(() => t.close())
 
@@ -71,6 +74,40 @@ describe('POST /sandbox/v1/clock', () => {
   })
 })
 
+describe('a move that makes many reports due', () => {
+  it('answers 202 with those it queued; a catch-up job queues the rest in order, each window once, 60 in flight at most', async () => {
+    const hourly = { reportDefinitionName: 'TransactionRequestClass', reportName: 'acct hourly', reportFields: ['Request.RequestID'], timezone: 'GMT', reportFrequency: 'USER_DEFINED', reportInterval: 'PT1H', startTime: '0000' }
+    expect((await signedCall(t, { method: 'PUT', path: '/reporting/v3/report-subscriptions', key: ACCT_KEY, body: JSON.stringify(hourly) })).status).toBe(200)
+    await settle(t)
+    const inFlight = async () => Number((await sql<{ n: string | number }>`select count(*) as n from report_instances where organization_id = 'testrest_acct' and status in ('QUEUED', 'RUNNING')`.execute(t.db.kysely)).rows[0]!.n)
+
+    // Ten days of hourly runs: 240 windows.
+    const moved = await clockCall('POST', { to: new Date(t.clock.now().getTime() + 10 * 86_400_000).toISOString() }, ACCT_KEY)
+    expect(moved.status).toBe(202)
+    expect(moved.json).toMatchObject({ organizationId: 'testrest_acct', catchingUp: true })
+    // As many as one answer queues, the oldest first.
+    expect(moved.json.queued).toHaveLength(50)
+    expect(moved.json.queued[0].reportEndTime).toBe('2026-02-01T10:00:00.000Z')
+    expect(await inFlight()).toBe(50)
+
+    let seen = 0
+    for (let i = 0; i < 200 && seen < 240; i++) {
+      await t.clock.tick(1000)
+      expect(await inFlight()).toBeLessThanOrEqual(60)
+      seen = Number((await sql<{ n: string | number }>`select count(*) as n from report_instances where organization_id = 'testrest_acct' and status in ('COMPLETED', 'NO_DATA')`.execute(t.db.kysely)).rows[0]!.n)
+    }
+    const path = '/reporting/v3/reports?startTime=2026-02-01T00:00:00Z&endTime=2026-02-13T00:00:00Z&timeQueryType=reportTimeFrame&reportName=acct+hourly'
+    const reports = (await signedCall(t, { method: 'GET', path, key: ACCT_KEY })).json.reportSearchResults as { status: string; reportStartTime: string; reportEndTime: string }[]
+    // Every hour once, one after the other, then the open one.
+    expect(reports.map((r) => r.status)).toEqual([...Array(240).fill('NO_DATA'), 'PENDING'])
+    reports.slice(1).forEach((r, i) => expect(Date.parse(r.reportStartTime)).toBe(Date.parse(reports[i]!.reportEndTime)))
+    expect(reports.slice(1).map((r) => Date.parse(r.reportEndTime) - Date.parse(r.reportStartTime))).toEqual(Array(240).fill(3_600_000))
+    // Its catch-up job is done.
+    const jobs = await t.db.kysely.selectFrom('jobs').select(['status']).where('kind', '=', 'report.catch-up').execute()
+    expect(jobs).toEqual([{ status: 'done' }])
+  })
+})
+
 describe('finapi clock and reports commands', () => {
   let database: TestDatabase
   beforeAll(async () => {
@@ -112,4 +149,30 @@ describe('finapi clock and reports commands', () => {
     expect(bad.code).toBe(1)
     expect(bad.stderr).toContain("to: must be later than the organization's reporting time now")
   }, 60_000)
+
+  it('catches up a move that makes more reports due than one answer queues, and generates each in order', async () => {
+    expect((await runFinapi(['migrate'], env())).code).toBe(0)
+    const db = openDatabase(database.url)
+    const now = Date.now()
+    const iso = (ms: number) => new Date(ms).toISOString()
+    await db.kysely
+      .insertInto('report_subscriptions')
+      .values({ organization_id: 'othermerchant', report_name: 'cli hourly', subscription_type: 'CUSTOM', subscription_status: 'ACTIVE', report_definition_name: 'TransactionRequestClass', report_mime_type: 'text/csv', report_frequency: 'USER_DEFINED', report_interval: 'PT1H', timezone: 'GMT', start_time: '0000', start_day: null, report_fields: '["Request.RequestID"]', report_filters: '{}', report_preferences: '{"signedAmounts":true,"fieldNameConvention":"SOAPI"}', group_name: null, created_at: iso(now), updated_at: iso(now) })
+      .execute()
+    await db.close()
+    // Five days of hourly runs from the next hour, up to a millisecond before the same time: 120.
+    const advanced = await runFinapi(['clock', 'advance', '--org', 'othermerchant', '--to', iso(now + 5 * 86_400_000 - 1)], env())
+    expect(advanced.code, advanced.stderr).toBe(0)
+    const [first, ...lines] = advanced.stdout.trim().split('\n')
+    expect(first).toMatch(/^Reporting time of othermerchant is now \S+; more than 50 reports came due\.$/)
+    expect(lines).toHaveLength(120)
+    const windows = lines.map((l) => l.split('\t')[2]!.split(' → '))
+    windows.forEach(([start, end], i) => {
+      expect(Date.parse(end!) - Date.parse(start!)).toBe(3_600_000)
+      if (i > 0) expect(start).toBe(windows[i - 1]![1])
+    })
+    // Generated, each: the first hours have the sandbox's last transactions of today.
+    for (const l of lines) expect(['COMPLETED', 'NO_DATA']).toContain(l.split('\t')[3])
+    expect(lines.at(-1)!.split('\t')[3]).toBe('NO_DATA')
+  }, 120_000)
 })

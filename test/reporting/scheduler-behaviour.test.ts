@@ -1,10 +1,13 @@
 // The scheduler's rules beyond the calendar: the DST policy end to end (a start time inside the skipped hour runs
 // once, as far past the gap as it was into it; inside the repeated hour, once, the first time), missed windows
 // after downtime queued once each, oldest first, and run in that order; sweeps at once queue nothing twice; a
-// changed subscription starts again and a deleted one stops; what a report holds is copied when it is queued.
+// changed subscription starts again and a deleted one stops; what a report holds is copied when it is queued. And
+// a sweep's bounds: organizations take turns a slice at a time, the event loop turns between windows, an organization
+// with REPORT_MAX_QUEUED_PER_ORG reports in flight gets no more until some are generated, and jobs are due in the
+// order their windows were queued.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { FakeClock, startTestApp, type TestApp } from '../support/harness.js'
-import { TESTREST_KEY, signedCall } from '../support/reporting.js'
+import { OTHER_KEY, TESTREST_KEY, signedCall } from '../support/reporting.js'
 
 let t: TestApp
 beforeAll(async () => {
@@ -134,4 +137,61 @@ describe('subscription changes', () => {
       '2026-12-10T17:00:00+05:45 → 2026-12-11T01:00:00+05:45',
     ])
   })
+})
+
+describe("a sweep's bounds", () => {
+  let u: TestApp
+  beforeAll(async () => {
+    u = await startTestApp({ clock: new FakeClock(Date.UTC(2026, 4, 1)), env: { JOBS_POLL_MS: '0', REPORT_MAX_QUEUED_PER_ORG: '200' } })
+  })
+  afterAll(() => u.close())
+
+  it('queue a slice per organization in turns, yield between windows, hold an organization at its reports in flight; later sweeps go on', async () => {
+    const hourly = (reportName: string, key = TESTREST_KEY) =>
+      signedCall(u, { method: 'PUT', path: '/reporting/v3/report-subscriptions', key, body: JSON.stringify({ reportDefinitionName: 'TransactionRequestClass', reportName, reportFields: ['Request.RequestID'], timezone: 'GMT', startTime: '0000', ...(key === TESTREST_KEY ? { reportFrequency: 'USER_DEFINED', reportInterval: 'PT1H' } : {}) }) })
+    for (let n = 1; n <= 4; n++) expect((await hourly(`burst ${n}`)).status).toBe(200)
+    expect((await hourly('other daily', OTHER_KEY)).status).toBe(200)
+    const sweepU = () => u.app.services.reporting.scheduler.sweep()
+    expect(await sweepU()).toMatchObject({ synced: 5, queued: [], more: false })
+    // Five days of downtime: 4 × 120 hourly windows of testrest, 5 daily ones of othermerchant.
+    u.clock.advance(5 * 86_400_000)
+
+    let turns = 0
+    let ticking = true
+    const tick = () => {
+      turns++
+      if (ticking) setImmediate(tick)
+    }
+    setImmediate(tick)
+    const first = await sweepU()
+    ticking = false
+    // testrest up to the reports it may have in flight (200), othermerchant all of its own: it was not kept waiting.
+    expect(first.more).toBe(true)
+    expect(first.queued.filter((q) => q.organizationId === 'othermerchant')).toHaveLength(5)
+    const mine = first.queued.filter((q) => q.organizationId === 'testrest')
+    expect(mine).toHaveLength(200)
+    // The earliest run of testrest's schedules first; the loop turned between windows.
+    expect(mine.map((q) => q.end)).toEqual([...mine.map((q) => q.end)].sort((a, b) => a - b))
+    expect(turns).toBeGreaterThanOrEqual(205)
+    // Their generation jobs are due in the order they were queued: first come, first served.
+    const jobs = await u.db.kysely.selectFrom('jobs').select(['payload']).where('kind', '=', 'report.generate').orderBy('run_at').execute()
+    expect(jobs.map((j) => (JSON.parse(j.payload) as { instanceId: string }).instanceId)).toEqual(first.queued.map((q) => q.reportId))
+
+    // Held until some are generated.
+    expect(await sweepU()).toMatchObject({ queued: [], more: true })
+    let sweeps = 1
+    for (let more = true; more; sweeps++) {
+      await u.app.services.jobs.runDue()
+      more = (await sweepU()).more
+    }
+    expect(sweeps).toBeGreaterThanOrEqual(3)
+    await u.app.services.jobs.runDue()
+    for (let n = 1; n <= 4; n++) {
+      const path = `/reporting/v3/reports?startTime=2026-04-30T00:00:00Z&endTime=2026-05-07T00:00:00Z&timeQueryType=reportTimeFrame&reportName=burst+${n}`
+      const reports = (await signedCall(u, { method: 'GET', path, key: TESTREST_KEY })).json.reportSearchResults as { status: string; reportStartTime: string; reportEndTime: string }[]
+      // Every hour once, generated (the first day's with the sandbox's transactions), one after the other, then the open one.
+      expect(reports.map((r) => (r.status === 'COMPLETED' ? 'NO_DATA' : r.status))).toEqual([...Array(120).fill('NO_DATA'), 'PENDING'])
+      reports.slice(1).forEach((r, i) => expect(Date.parse(r.reportStartTime)).toBe(Date.parse(reports[i]!.reportEndTime)))
+    }
+  }, 120_000)
 })

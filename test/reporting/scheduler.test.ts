@@ -3,7 +3,9 @@
 // on day 31. The clock is stepped to a millisecond before and then onto every expected run instant (computed here
 // by brute force over Intl, not by the server's code): nothing is queued early, every run is queued at its instant,
 // once; then the reports the API lists are exactly those windows. Runs with the job runner off, so reports stay
-// QUEUED (generation has its own tests).
+// QUEUED (generation has its own tests), so the year's ~3,000 reports are all in flight at once: the per-organization
+// limit on reports in flight (REPORT_MAX_QUEUED_PER_ORG, which holds further windows back until some are generated)
+// is raised above that here.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { FakeClock, startTestApp, type TestApp } from '../support/harness.js'
 import { TESTREST_KEY, signedCall } from '../support/reporting.js'
@@ -13,7 +15,7 @@ const START = Date.UTC(2025, 11, 31, 0, 0, 0)
 
 let t: TestApp
 beforeAll(async () => {
-  t = await startTestApp({ clock: new FakeClock(START), env: { JOBS_POLL_MS: '0' } })
+  t = await startTestApp({ clock: new FakeClock(START), env: { JOBS_POLL_MS: '0', REPORT_MAX_QUEUED_PER_ORG: '10000' } })
 })
 afterAll(() => t.close())
 

@@ -1,11 +1,13 @@
 // The transaction store on a real database (SQLite, or PostgreSQL with TEST_PG_ADMIN_URL): `finapi transactions
 // import` of NDJSON and CSV through the real command, a bad line rejecting its batch by line and field, exact
-// decimals, the generator's determinism and coverage, a 20,000-row load with its counts, the read API, and the
+// decimals, the generator's determinism and coverage, a 20,000-row load with its counts, the read API, `finapi
+// transactions generate` (an unknown organization, a second run, an interrupted one, its progress bar), and the
 // sandbox data generated once even when two processes start together.
 import { createHash } from 'node:crypto'
 import { mkdtempSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { fileURLToPath } from 'node:url'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { openDatabase, type Db } from '../../src/platform/db/database.js'
 import { migrateToLatest } from '../../src/platform/db/migrate.js'
@@ -14,7 +16,8 @@ import { sumDecimals } from '../../src/reporting/transactions/decimal.js'
 import { generateTransactions } from '../../src/reporting/transactions/generator.js'
 import { ensureSandboxTransactions, SANDBOX_DAYS, SANDBOX_MERCHANTS, SANDBOX_PER_DAY } from '../../src/reporting/transactions/generate.js'
 import { createTransactionService, type TransactionService } from '../../src/reporting/transactions/service.js'
-import { runFinapi } from '../support/cli.js'
+import { insertTransactions } from '../../src/reporting/transactions/repository.js'
+import { runCommand, runFinapi } from '../support/cli.js'
 import { FakeClock } from '../support/clock.js'
 import { createTestDatabase, type TestDatabase } from '../support/database.js'
 
@@ -175,6 +178,59 @@ describe('stored generated transactions', () => {
     expect(await service.count({ organizationId: 'bulk', by: 'fundingDate', from: '2026-03-01', to: '2026-03-11' })).toBeGreaterThan(5000)
     const one = page1[0]!
     expect(await service.get('bulk', one.requestId)).toEqual(one)
+  })
+})
+
+describe('finapi transactions generate', () => {
+  const generate = (org: string, seed: string, days = 3, perDay = 1000) =>
+    ['transactions', 'generate', '--org', org, '--days', String(days), '--per-day', String(perDay), '--seed', seed, '--end', '2026-03-01']
+  const count = (organizationId: string) => service.count({ organizationId, from: '2000-01-01', to: '2100-01-01' })
+
+  beforeAll(async () => {
+    const created = await runFinapi(['orgs', 'create', '--id', 'gen', '--type', 'merchant'], env())
+    expect(created.code, created.stderr).toBe(0)
+  })
+
+  it('refuses an organization that does not exist, in one line naming it, storing nothing', async () => {
+    const res = await runFinapi(generate('nosuchorg', 'x'), env())
+    expect(res.code).toBe(1)
+    expect(res.stderr).toBe('finapi: no organization nosuchorg: create it with finapi orgs create, or see finapi orgs list\n')
+    expect(await count('nosuchorg')).toBe(0)
+  })
+
+  it('run twice, stores the rows once; after an interrupted run, stores the rest', async () => {
+    const first = await runFinapi(generate('gen', 'demo', 30, 20), env())
+    expect(first.stderr).toBe('') // no progress bar in a pipe
+    expect(first.stdout).toMatch(/^Stored 600 transactions for gen \(\d+ \w+/)
+    const again = await runFinapi(generate('gen', 'demo', 30, 20), env())
+    expect(again.code, again.stderr).toBe(0)
+    expect(again.stdout).toBe('Stored no transactions for gen: the 600 of seed demo (30 days of 20 ending 2026-03-01) were stored by an earlier run.\n')
+    expect(await count('gen')).toBe(600)
+
+    // An interrupted run leaves the first rows it generated: here 700 of 3,000.
+    const options = { organizationId: 'gen', days: 3, perDay: 1000, seed: 'cut', end: '2026-03-01' }
+    const rows = [...generateTransactions(options)]
+    await db.kysely.transaction().execute((trx) => insertTransactions(trx, db.dialect, rows.slice(0, 700)))
+    const rest = await runFinapi(generate('gen', 'cut'), env())
+    expect(rest.code, rest.stderr).toBe(0)
+    expect(rest.stdout).toMatch(/^Stored 2300 transactions for gen \(.*\) in \d+\.\d s; the first 700 were stored by an earlier run\.$/m)
+    expect(await count('gen')).toBe(3600)
+    expect(await service.get('gen', rows.at(-1)!.requestId)).toEqual(rows.at(-1))
+  })
+
+  it('shows a progress bar on a terminal: rows done of the total, the rate, the time left', async () => {
+    // `script` runs the command on a pseudo-terminal, so stderr is a TTY as it is for an operator.
+    const bin = fileURLToPath(new URL('../../bin/finapi.js', import.meta.url))
+    const command = [process.execPath, bin, ...generate('gen', 'tty', 4, 5000)].map((word) => JSON.stringify(word)).join(' ')
+    const res = await runCommand('script', ['-q', '-e', '-c', command, '/dev/null'], env())
+    expect(res.code, res.stdout).toBe(0)
+    const lines = res.stdout.split(/\r\n?|\n/).map((l) => l.replace('\x1b[K', '')).filter(Boolean)
+    const bars = lines.filter((l) => l.startsWith('generating '))
+    // The first update is drawn at once and the end always (the rate and time left between: src/cli/progress.test.ts).
+    expect(bars.length).toBeGreaterThan(1)
+    expect(bars[0]).toMatch(/^generating [█░]{20} +\d+% [\d,]+\/20,000 rows /)
+    expect(bars.at(-1)).toMatch(/^generating █{20} 100% 20,000\/20,000 rows [\d,]+\/s in \d+:\d\d$/)
+    expect(res.stdout).toMatch(/\r\n?Stored 20000 transactions for gen /)
   })
 })
 

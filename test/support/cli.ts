@@ -1,6 +1,8 @@
 // Runs the real `finapi` command (bin/finapi.js) as a child process, with only the environment given.
 import { spawn, type ChildProcess } from 'node:child_process'
 import { fileURLToPath } from 'node:url'
+import type { Command } from 'commander'
+import { buildProgram } from '../../src/cli/program.js'
 
 const BIN = fileURLToPath(new URL('../../bin/finapi.js', import.meta.url))
 
@@ -10,14 +12,15 @@ export interface Finished {
   stderr: string
 }
 
-export function runFinapi(args: string[], env: Record<string, string>): Promise<Finished> {
-  return runCommand(process.execPath, [BIN, ...args], env)
+export function runFinapi(args: string[], env: Record<string, string>, options: { input?: string } = {}): Promise<Finished> {
+  return runCommand(process.execPath, [BIN, ...args], env, options)
 }
 
-/** Any command, with only PATH and the environment given. */
-export function runCommand(command: string, args: string[], env: Record<string, string>, options: { cwd?: string } = {}): Promise<Finished> {
+/** Any command, with only PATH and the environment given, and `input` (if any) on its standard input. */
+export function runCommand(command: string, args: string[], env: Record<string, string>, options: { cwd?: string; input?: string } = {}): Promise<Finished> {
   return new Promise((resolve, reject) => {
     const child = spawn(command, args, { env: { PATH: process.env['PATH'], ...env }, cwd: options.cwd })
+    if (options.input !== undefined) child.stdin.end(options.input)
     let stdout = ''
     let stderr = ''
     child.stdout.on('data', (d: Buffer) => (stdout += d.toString()))
@@ -25,6 +28,21 @@ export function runCommand(command: string, args: string[], env: Record<string, 
     child.on('error', reject)
     child.on('close', (code) => resolve({ code, stdout, stderr }))
   })
+}
+
+/**
+ * Every command of the tree `finapi` is built from, as the words that run it (`['keys', 'create']`), groups
+ * (`['keys']`) included when `groups`. Built, not run: no database, no configuration.
+ */
+export function finapiCommands(options: { groups?: boolean } = {}): string[][] {
+  const unused = () => Promise.reject(new Error('not run'))
+  const program = buildProgram({ config: unused, withServices: unused, clock: { now: () => new Date(), nowMs: () => Date.now(), setTimer: () => ({ cancel() {} }) } }, '0.0.0')
+  const walk = (command: Command, path: string[]): string[][] =>
+    command.commands.flatMap((sub) => {
+      const here = [...path, sub.name()]
+      return sub.commands.length > 0 ? [...(options.groups ? [here] : []), ...walk(sub, here)] : [here]
+    })
+  return walk(program, [])
 }
 
 export interface RunningServer {

@@ -1,15 +1,16 @@
-// DPoP proofs (RFC 9449) as a client makes them, with node:crypto: an ES256 or EdDSA key pair, and a signed
+// DPoP proofs (RFC 9449) as a client makes them, with node:crypto: an ES256 or Ed25519 key pair (alg EdDSA, or
+// Ed25519 as RFC 9864 names it), and a signed
 // dpop+jwt naming the method, the URL and (at a resource server) the access token.
 import { createHash, generateKeyPairSync, randomUUID, sign, type JsonWebKey, type KeyObject } from 'node:crypto'
 import type { TestApp } from './harness.js'
 
 export interface DpopKey {
-  alg: 'ES256' | 'EdDSA'
+  alg: 'ES256' | 'EdDSA' | 'Ed25519'
   jwk: JsonWebKey
   privateKey: KeyObject
 }
 
-export function dpopKey(alg: 'ES256' | 'EdDSA' = 'ES256'): DpopKey {
+export function dpopKey(alg: DpopKey['alg'] = 'ES256'): DpopKey {
   const { privateKey, publicKey } = alg === 'ES256' ? generateKeyPairSync('ec', { namedCurve: 'P-256' }) : generateKeyPairSync('ed25519')
   return { alg, jwk: publicKey.export({ format: 'jwk' }), privateKey }
 }

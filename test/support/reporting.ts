@@ -52,6 +52,28 @@ type Sdk = any
 const require = createRequire(import.meta.url)
 export const cybersource: Sdk = require('cybersource-rest-client')
 
+/**
+ * The SDK dates each HTTP Signature with Date.now() to the second, and a signed write is single-use: the same write
+ * sent twice within one second is one signature, and the second is refused as a replay (401; see
+ * security-replay.test.ts). Tests send the same write again within a second all the time (a 304, a second DELETE,
+ * the same key made in two tests); a real client a second apart signs it anew. So here each SDK write (any method but
+ * GET) is dated at least a second after the one before, by moving Date.now while the SDK makes its headers.
+ */
+let lastWriteSecond = 0
+const makeHeaders = cybersource.ApiClient.prototype.callAuthenticationHeader as (this: unknown, method: string, ...rest: unknown[]) => unknown
+cybersource.ApiClient.prototype.callAuthenticationHeader = function (this: unknown, method: string, ...rest: unknown[]) {
+  if (method.toUpperCase() === 'GET') return makeHeaders.call(this, method, ...rest)
+  const realNow = Date.now
+  const second = Math.max(Math.floor(realNow() / 1000), lastWriteSecond + 1)
+  lastWriteSecond = second
+  Date.now = () => second * 1000
+  try {
+    return makeHeaders.call(this, method, ...rest)
+  } finally {
+    Date.now = realNow
+  }
+}
+
 export interface SdkResult {
   error: { status?: number; response?: { text?: string } } | null
   // eslint-disable-next-line @typescript-eslint/no-explicit-any -- SDK models
@@ -78,3 +100,4 @@ export function sdkConfig(baseUrl: string, merchantId: string, key: { id: string
 export function sdkCall(fn: (callback: (error: SdkResult['error'], data: unknown, response?: { status: number }) => void) => void): Promise<SdkResult> {
   return new Promise((resolve) => fn((error, data, response) => resolve({ error, data, status: response?.status ?? error?.status })))
 }
+

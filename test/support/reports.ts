@@ -53,7 +53,10 @@ export async function transactionsOf(t: TestApp, organizationId: string, from: s
   return out
 }
 
-const csvCell = (v: string | undefined) => (v === undefined ? '' : /[",\r\n]/.test(v) ? `"${v.replace(/"/g, '""')}"` : v)
+// A cell as the README's CSV section documents it: a formula start (after any apostrophes) gets a leading `'`,
+// plain numbers aside; then RFC 4180 quoting.
+const neutralized = (v: string) => (/^'*[=+\-@\t\r]/.test(v) && !/^[+-]?\d+(\.\d+)?$/.test(v) ? `'${v}` : v)
+const csvCell = (v: string | undefined) => (v === undefined ? '' : /[",\r\n]/.test(neutralized(v)) ? `"${neutralized(v).replace(/"/g, '""')}"` : neutralized(v))
 // The documented fields signedAmounts signs (README, Report engine).
 const SIGNED = new Set(['PaymentData.Amount', 'Settlement.SettlementAmount', 'Funding.FundingAmount', 'Deposit.Amount', 'Event.Amount', 'ChargebackAndRetrieval.ChargebackAmount'])
 const negative = (tx: Transaction) => ['refund', 'credit', 'chargeback'].includes(tx.type)

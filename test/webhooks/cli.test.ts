@@ -1,5 +1,5 @@
-// The operator's commands, run as the real `finapi` (the compiled build): events published from a file, all or
-// nothing, and the delivery log with a notification's every attempt.
+// The operator's commands, run as the real `finapi` (the compiled build): events published from a file or standard
+// input, all or nothing; subscriptions; and the delivery log with a notification's every attempt, as tables or JSON.
 import { mkdtempSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -19,7 +19,7 @@ let db: Db
 let services: Services
 let receiver: Receiver
 const dir = mkdtempSync(join(tmpdir(), 'finapi-events-'))
-const run = (args: string[]) => runFinapi(args, { MODE: 'sandbox', DATABASE_URL: database.url, LOG_LEVEL: 'warn' })
+const run = (args: string[], input?: string) => runFinapi(args, { MODE: 'sandbox', DATABASE_URL: database.url, LOG_LEVEL: 'warn' }, { input })
 const count = async () => Number((await db.kysely.selectFrom('webhook_events').select((eb) => eb.fn.countAll<string>().as('n')).executeTakeFirstOrThrow()).n)
 
 beforeAll(async () => {
@@ -64,6 +64,18 @@ describe('finapi events publish', () => {
     expect(await count()).toBe(2)
     expect((await run(['events', 'publish', join(dir, 'missing.json')])).stderr).toContain('cannot read')
   })
+
+  it('reads the events from standard input with -', async () => {
+    const before = await count()
+    const piped = await run(['events', 'publish', '-'], JSON.stringify({ eventType: INVOICE_SEND, organizationId: 'testrest', data: { invoiceNumber: '2' } }))
+    expect(piped.stderr).toBe('')
+    expect(piped.stdout).toContain('Published 1 events: 1 notifications')
+    expect(await count()).toBe(before + 1)
+    const refused = await run(['events', 'publish', '-'], '{"eventType": ')
+    expect(refused.code).toBe(1)
+    expect(refused.stderr).toBe('finapi: line 1 is not JSON\n')
+    expect(await count()).toBe(before + 1)
+  })
 })
 
 describe('finapi webhooks deliveries', () => {
@@ -78,6 +90,28 @@ describe('finapi webhooks deliveries', () => {
     expect(detail.stdout).toContain('DELIVERED after 2 attempt(s)')
     expect(detail.stdout).toMatch(/\t0\tNEW\t\S+\t\d+\t503\thttp_error\tthe receiver answered 503\t"busy"/)
     expect(detail.stdout).toMatch(/\t1\tRETRY\t\S+\t\d+\t200\tdelivered\t-\t"thanks"/)
-    expect((await run(['webhooks', 'deliveries', '--status', 'lost'])).stderr).toContain('--status must be one of')
+    const lost = await run(['webhooks', 'deliveries', '--status', 'lost'])
+    expect(lost.code).toBe(2)
+    expect(lost.stderr).toContain("finapi: error: option '--status <status>' argument 'lost' is invalid. It must be one of PENDING, RETRY")
+
+    // The same as JSON: an array of the rows, and one notification with its attempts.
+    const json = JSON.parse((await run(['webhooks', 'deliveries', '--status', 'delivered', '--json'])).stdout) as { notificationId: string; status: string; attempts: number }[]
+    expect(json.find((n) => n.notificationId === notificationIds[0])).toMatchObject({ status: 'DELIVERED', attempts: 2 })
+    const one = JSON.parse((await run(['webhooks', 'deliveries', '--notification', notificationIds[0]!, '--json'])).stdout) as { deliveries: { statusCode: number }[] }
+    expect(one.deliveries.map((d) => d.statusCode)).toEqual([503, 200])
+  })
+})
+
+describe('finapi webhooks list', () => {
+  it("lists an organization's subscriptions as a table or as JSON", async () => {
+    const json = JSON.parse((await run(['webhooks', 'list', '--org', 'testrest', '--json'])).stdout) as { webhookId: string; webhookUrl: string; organizationId: string }[]
+    expect(json).toEqual([expect.objectContaining({ organizationId: 'testrest', webhookUrl: expect.stringContaining(receiver.url) })])
+    const table = await run(['webhooks', 'list', '--org', 'testrest'])
+    expect(table.code, table.stderr).toBe(0)
+    const [header, ...rows] = table.stdout.trimEnd().split('\n')
+    expect(header).toBe('webhook\tname\tstatus\turl\tevent types\tcreated')
+    expect(rows).toHaveLength(1)
+    expect(rows[0]).toMatch(new RegExp(`^${json[0]!.webhookId}\\t.*\\tACTIVE\\t${json[0]!.webhookUrl}\\t${INVOICE_SEND} ${INVOICE_PAID}\\t`))
+    expect(JSON.parse((await run(['webhooks', 'list', '--org', 'othermerchant', '--json'])).stdout)).toEqual([])
   })
 })

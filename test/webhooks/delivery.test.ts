@@ -173,6 +173,16 @@ describe('delivery', () => {
     expect(foreign.status).toBe(404)
   })
 
+  it("keeps an answer's NUL bytes out of the log as U+FFFD (PostgreSQL's text cannot hold one)", async () => {
+    receiver.answer = () => ({ status: 200, body: 'ok\u0000then' })
+    const { notificationIds } = await t.app.services.webhooks.events.publish({ eventType: INVOICE_PAID, organizationId: 'testrest', data: {} })
+    await t.app.services.jobs.runDue()
+    receiver.answer = () => ({ status: 200, body: 'ok' })
+    const detail = await signedCall(t, { method: 'GET', path: `/webhooks/v1/notifications/${notificationIds[0]!}`, key: TESTREST_KEY })
+    expect(detail.json).toMatchObject({ status: 'DELIVERED', attempts: 1 })
+    expect(detail.json.deliveries[0].responseExcerpt).toBe('ok\ufffdthen')
+  })
+
   it('tells a subscriber of the report engine’s reports: a one-time report that completes is a reporting.report.completed notification', async () => {
     const from = receiver.received.length
     const oneTime = { reportDefinitionName: 'TransactionRequestClass', reportName: 'Webhook_Report', reportFields: ['Request.RequestID'], timezone: 'GMT', reportStartTime: new Date(t.clock.now().getTime() - 2 * 86_400_000).toISOString(), reportEndTime: new Date(t.clock.now().getTime() - 86_400_000).toISOString() }

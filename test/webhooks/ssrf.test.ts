@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { LookupAll } from '../../src/platform/outbound-http.js'
 import { FakeClock, startTestApp, type TestApp } from '../support/harness.js'
 import { INVOICE_PAID, startReceiver, subscriptionBody, type Receiver } from '../support/webhooks.js'
+import { ALLOWED, REFUSED } from '../support/addresses.js'
 
 const acting = { id: 'testrest', authenticatedId: 'testrest' }
 let receiver: Receiver
@@ -89,6 +90,35 @@ describe('with an allowed network', () => {
     } finally {
       await t.close()
     }
+  })
+})
+
+describe('addresses that embed or translate an IPv4 address, and the deprecated or special IPv6 ranges', () => {
+  // As URL hosts: the IPv6 literals of the guard's table, bracketed.
+  const host = (address: string) => (address.includes(':') ? `[${address}]` : address)
+  const production = { MODE: 'production', SECRETS_KEY: 'a-production-secret-of-at-least-32-characters' }
+  describe.each([
+    ['in production', production, 'https'],
+    ['in the sandbox with private networks refused', { WEBHOOK_ALLOWED_NETWORKS: 'none' }, 'http'],
+  ])('%s', (_name, env, scheme) => {
+    let t: TestApp
+    beforeAll(async () => {
+      t = await startTestApp({ clock: new FakeClock(Date.now()), env, webhooks: { lookup } })
+      if (env === production) await t.app.services.organizations.create({ id: 'testrest', type: 'merchant' })
+      await t.app.services.webhooks.keys.save(acting, {})
+    })
+    afterAll(() => t.close())
+
+    it.each(REFUSED)('refuses %s (%s) as webhookUrl and as healthCheckUrl', async (address) => {
+      const url = `${scheme}://${host(address)}/hook`
+      expect(await detailsOf(createWith(t, url))).toEqual([{ field: 'webhookUrl', reason: expect.stringContaining('private, loopback, link-local or metadata address') }])
+      expect(await detailsOf(createWith(t, `${scheme}://public.example/hook`, { healthCheckUrl: url }))).toEqual([{ field: 'healthCheckUrl', reason: expect.stringContaining('private, loopback, link-local or metadata address') }])
+    })
+
+    it.each(ALLOWED)('accepts %s (%s)', async (address) => {
+      const url = `${scheme}://${host(address)}/hook`
+      expect((await createWith(t, url, { healthCheckUrl: url })).status).toBe('ACTIVE')
+    })
   })
 })
 

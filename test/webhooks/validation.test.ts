@@ -20,8 +20,12 @@ beforeAll(async () => {
 })
 afterAll(() => t.close())
 
-const send = (method: string, path: string, body: unknown, merchantId?: string) =>
-  signedCall(t, { method, path, body: typeof body === 'string' ? body : JSON.stringify(body), key: TESTREST_KEY, ...(merchantId ? { merchantId } : {}) })
+// Each call a second after the last: this file sends some bodies more than once, and the same signed write twice is
+// a replay (refused whatever the body).
+const send = (method: string, path: string, body: unknown, merchantId?: string) => {
+  t.clock.advance(1000)
+  return signedCall(t, { method, path, body: typeof body === 'string' ? body : JSON.stringify(body), key: TESTREST_KEY, ...(merchantId ? { merchantId } : {}) })
+}
 const count = async (table: 'webhook_subscriptions' | 'webhook_keys' | 'webhook_certificates' | 'webhook_events' | 'webhook_notifications') =>
   Number((await t.db.kysely.selectFrom(table).select((eb) => eb.fn.countAll<string>().as('n')).executeTakeFirstOrThrow()).n)
 

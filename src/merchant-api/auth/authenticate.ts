@@ -1,7 +1,8 @@
 // Who a /reporting/v3 call is, by one of three schemes, chosen by its headers:
-// - no Authorization: HTTP Signature (http-signature.ts), the hot path, unchanged and free of the others' work;
+// - no Authorization: HTTP Signature (http-signature.ts), the hot path, free of the others' work; a write's
+//   signature is remembered in the database (platform/replay-guard.ts) and refused a second time;
 // - `Authorization: Bearer <three base64url parts>`: the official SDK's JWT (jwt.ts), under a reporting key's
-//   shared secret (HS256) or a registered certificate (RS256), its jti remembered in the database;
+//   shared secret (HS256) or a registered certificate (RS256), its jti remembered in the same place;
 // - `Authorization: Bearer fat_…`: an OAuth access token of this server with scope `reporting`, acting for the
 //   organization its grant was made for (its client's, or the merchant user's who allowed it).
 // Each answers the organization the call acts for, or the reason it is refused (counted, never told).
@@ -10,12 +11,15 @@ import type { AccessTokenResolver } from '../../identity/types.js'
 import type { OrganizationService } from '../../organizations/service.js'
 import type { Clock } from '../../platform/clock.js'
 import { sha256Hex } from '../../platform/crypto.js'
-import { checkRequest, verifySignature, type SignatureFailure, type SignedRequest } from './http-signature.js'
+import type { ReplayGuard } from '../../platform/replay-guard.js'
+import { checkRequest, MAX_CLOCK_SKEW_MS, verifySignature, type SignatureFailure, type SignedRequest } from './http-signature.js'
 import { checkJwtClaims, looksLikeJwt, parseJwt, verifyJwtSignature, type JwtFailure } from './jwt.js'
 
 /** The scope an OAuth access token needs on the reporting interface. */
 export const REPORTING_SCOPE = 'reporting'
-/** This server's OAuth access tokens (oauth/token-service.ts): `fat_` and base64url. */
+/** The methods whose HTTP Signature is not remembered (see spendSignature). */
+const READS = new Set(['GET', 'HEAD'])
+/** This server's OAuth access tokens (oauth/token/service.ts): `fat_` and base64url. */
 const ACCESS_TOKEN = /^fat_[A-Za-z0-9_-]{1,128}$/
 
 /** Why a bearer call was refused. */
@@ -50,17 +54,13 @@ export interface ActingOrganization {
 
 export type Authentication = { ok: true; acting: ActingOrganization; digest: string | undefined } | { ok: false; reason: ReportingAuthFailure }
 
-/** Remembers JWT ids; false for one remembered already and not expired (atomically, across processes). */
-export interface JwtIdStore {
-  firstSeen(idHash: string, expiresAt: Date): Promise<boolean>
-}
-
 export interface ReportingAuthenticatorDeps {
   keys: Pick<ReportingKeyService, 'signingKey' | 'certificates'>
   organizations: Pick<OrganizationService, 'mayActFor'>
   /** OAuth access tokens (the OAuth feature's token service, passed in: reporting never imports OAuth). */
   tokens: Pick<AccessTokenResolver, 'find'>
-  jwtIds: JwtIdStore
+  /** The one memory of credentials already used (JWT ids, signatures of writes), shared across processes. */
+  replay: Pick<ReplayGuard, 'spend'>
   clock: Clock
 }
 
@@ -74,7 +74,7 @@ export interface ReportingAuthenticator {
 const refuse = (reason: ReportingAuthFailure): Authentication => ({ ok: false, reason })
 
 export function createReportingAuthenticator(deps: ReportingAuthenticatorDeps): ReportingAuthenticator {
-  const { keys, organizations, tokens, jwtIds, clock } = deps
+  const { keys, organizations, tokens, replay, clock } = deps
 
   async function jwt(token: string, request: SignedRequest): Promise<Authentication> {
     const parsed = parseJwt(token)
@@ -117,10 +117,19 @@ export function createReportingAuthenticator(deps: ReportingAuthenticatorDeps): 
    * the first and answering its callback from the second. The cost: a captured GET token, bound to its method, path
    * and host, can be replayed once more within its two minutes; any other method's token never.
    */
-  async function spendJti(signerId: string, jti: string, until: Date, method: string): Promise<boolean> {
-    const id = sha256Hex(`${signerId} ${jti}`)
-    if (await jwtIds.firstSeen(id, until)) return true
-    return method === 'GET' && (await jwtIds.firstSeen(sha256Hex(`${signerId} ${jti} again`), until))
+  function spendJti(signerId: string, jti: string, until: Date, method: string): Promise<boolean> {
+    return replay.spend(sha256Hex(`${signerId} ${jti}`), until, method === 'GET' ? 2 : 1)
+  }
+
+  /**
+   * A write's signature is single-use while its date is within the window (the signature itself names the use: it
+   * covers method, path, date, digest and merchant, and whatever unsigned header comes with it, a replay is the same
+   * signature). A read's is not remembered: a signature has no nonce, so identical GETs within one second (a poller,
+   * the SDK's download sent twice, a client's parallel reads) are one signature, and a replayed read changes nothing.
+   */
+  function spendSignature(keyId: string, signature: string, signedAt: number, method: string): Promise<boolean> {
+    if (READS.has(method.toUpperCase())) return Promise.resolve(true)
+    return replay.spend(sha256Hex(`signature ${keyId} ${signature}`), new Date(signedAt + MAX_CLOCK_SKEW_MS + 1000))
   }
 
   async function oauth(token: string, request: SignedRequest): Promise<Authentication> {
@@ -150,6 +159,8 @@ export function createReportingAuthenticator(deps: ReportingAuthenticatorDeps): 
       if (!key) return refuse('unknown_key')
       if (!verifySignature(request, checked.params, key)) return refuse('bad_signature')
       if (!(await organizations.mayActFor(key.organizationId, checked.merchantId))) return refuse('merchant_not_allowed')
+      // Last, so only a signature that would otherwise be admitted is spent.
+      if (!(await spendSignature(key.id, checked.params.signature, checked.signedAt, request.method))) return refuse('signature_replayed')
       const acting = { id: checked.merchantId, authenticatedId: checked.merchantId, scheme: 'http_signature', credentialId: key.id, credentialOrganizationId: key.organizationId } as const
       return { ok: true, acting, digest: checked.digest }
     },

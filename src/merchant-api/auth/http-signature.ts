@@ -31,6 +31,7 @@ export type SignatureFailure =
   | 'unknown_key'
   | 'bad_signature'
   | 'merchant_not_allowed'
+  | 'signature_replayed'
 
 /** Parses `keyid="…", algorithm="…", headers="…", signature="…"`; undefined unless all four are there, once each. */
 export function parseSignatureHeader(value: string): SignatureParams | undefined {
@@ -107,7 +108,9 @@ export interface SignedRequest {
   header(name: string): string | undefined
 }
 
-export type Checked = { ok: true; params: SignatureParams; merchantId: string; digest: string | undefined } | { ok: false; reason: SignatureFailure }
+export type Checked =
+  | { ok: true; params: SignatureParams; merchantId: string; digest: string | undefined; /** The `date` header (ms). */ signedAt: number }
+  | { ok: false; reason: SignatureFailure }
 
 /** Everything that can be checked before the key is looked up and the body read. */
 export function checkRequest(request: SignedRequest, now: Date): Checked {
@@ -123,7 +126,7 @@ export function checkRequest(request: SignedRequest, now: Date): Checked {
   if (params.headers.includes('digest') && !digest) return { ok: false, reason: 'missing_headers' }
   const dateFailure = checkDate(date, now)
   if (dateFailure) return { ok: false, reason: dateFailure }
-  return { ok: true, params, merchantId, digest: params.headers.includes('digest') ? digest : undefined }
+  return { ok: true, params, merchantId, digest: params.headers.includes('digest') ? digest : undefined, signedAt: Date.parse(date) }
 }
 
 /**
@@ -133,7 +136,8 @@ export function checkRequest(request: SignedRequest, now: Date): Checked {
  * Whether the key's organization may act for the header's merchant is the caller's check.
  */
 export function verifySignature(request: SignedRequest, params: SignatureParams, key: { organizationId: string; secret: Buffer }): boolean {
-  const values: Record<string, string> = {}
+  // No prototype: the names are the caller's (`headers="__proto__"` must be one more header, not the prototype).
+  const values: Record<string, string> = Object.create(null)
   for (const name of params.headers) {
     if (name === 'request-target') values[name] = requestTarget(request.method, request.url)
     else if (name === 'v-c-merchant-id') values[name] = key.organizationId

@@ -60,6 +60,10 @@ const jsonObject = (part: string): Record<string, unknown> | undefined => {
   }
 }
 
+// No NUL: the kid is looked up, and the jti and organizations stored, in a database whose text cannot hold one
+// (PostgreSQL), before or after the signature is checked; a body, query or path is refused the same way elsewhere.
+const text = (value: unknown): value is string => typeof value === 'string' && value.length > 0 && value.length <= MAX_CLAIM_LENGTH && !value.includes('\u0000')
+
 /** Decodes a compact JWS: its header (alg, kid, no critical extensions) and claims; checks nothing of the claims. */
 export function parseJwt(token: string): Parsed {
   if (token.length > MAX_TOKEN_LENGTH || !COMPACT.test(token)) return { ok: false, reason: 'jwt_malformed' }
@@ -72,7 +76,7 @@ export function parseJwt(token: string): Parsed {
   const alg = header['alg']
   if (typeof alg !== 'string' || !(JWT_ALGORITHMS as readonly string[]).includes(alg)) return { ok: false, reason: 'jwt_algorithm' }
   const kid = header['kid']
-  if (typeof kid !== 'string' || kid.length === 0 || kid.length > MAX_CLAIM_LENGTH) return { ok: false, reason: 'jwt_malformed' }
+  if (!text(kid)) return { ok: false, reason: 'jwt_malformed' }
   return { ok: true, jwt: { alg: alg as JwtAlgorithm, kid, claims, signingInput: `${head}.${body}`, signature: Buffer.from(signature, 'base64url') } }
 }
 
@@ -96,7 +100,6 @@ export interface CheckedClaims {
 
 export type Claims = { ok: true; claims: CheckedClaims } | { ok: false; reason: JwtFailure }
 
-const text = (value: unknown): value is string => typeof value === 'string' && value.length > 0 && value.length <= MAX_CLAIM_LENGTH
 const numericDate = (value: unknown): value is number => typeof value === 'number' && Number.isFinite(value) && value > 0 && value < MAX_NUMERIC_DATE
 
 /**

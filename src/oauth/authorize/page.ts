@@ -8,10 +8,12 @@ export const STYLESHEET = `:root {
   color-scheme: light dark;
   --bg: #f4f5f7; --card: #fff; --text: #1b1f24; --muted: #57606a; --line: #d0d7de;
   --accent: #0b57d0; --accent-text: #fff; --error-bg: #fdecea; --error: #a4141b; --focus: #f59e0b;
+  --sandbox-bg: #fff8db; --sandbox-line: #e3c455;
 }
 @media (prefers-color-scheme: dark) {
   :root { --bg: #0f1115; --card: #1a1d23; --text: #e6e8eb; --muted: #a0a7b1; --line: #39404a;
-    --accent: #8ab4f8; --accent-text: #0f1115; --error-bg: #3b1518; --error: #ffb4ab; }
+    --accent: #8ab4f8; --accent-text: #0f1115; --error-bg: #3b1518; --error: #ffb4ab;
+    --sandbox-bg: #2e2810; --sandbox-line: #7a6520; }
 }
 * { box-sizing: border-box; }
 body { margin: 0; min-height: 100vh; display: flex; align-items: center; justify-content: center; padding: 1.5rem;
@@ -31,7 +33,10 @@ button { font: inherit; font-weight: 600; padding: .625rem 1.25rem; border-radiu
 button.secondary { background: transparent; color: var(--text); border-color: var(--line); }
 input:focus-visible, button:focus-visible { outline: 3px solid var(--focus); outline-offset: 2px; }
 .actions { display: flex; gap: .75rem; justify-content: flex-end; margin-top: 1.5rem; }
-form > button { width: 100%; margin-top: 1.5rem; }
+form > button[type=submit]:not(.secondary) { width: 100%; margin-top: 1.5rem; }
+form > button.secondary { width: 100%; margin-top: .75rem; }
+.sandbox { background: var(--sandbox-bg); border: 1px solid var(--sandbox-line); border-radius: 8px; padding: .75rem 1rem; margin: 0 0 1.25rem; font-size: .9375rem; }
+.sandbox code { font-size: 1rem; font-weight: 600; }
 .error { background: var(--error-bg); color: var(--error); border-radius: 8px; padding: .75rem 1rem; margin: 0 0 1rem; }
 ul.scopes { margin: 0 0 1rem; padding-left: 1.25rem; }
 ul.scopes li { margin: .25rem 0; }
@@ -78,6 +83,16 @@ ${body}
 
 const subject = (view: PageView) => (view.audience === 'merchant' ? 'your merchant reports' : 'your banking')
 
+/** Sandbox mode: what this is, and the published test sign-in, so nobody has to look it up. */
+const sandboxNote = (view: PageView, signIn: boolean) =>
+  view.sandboxSignIn
+    ? html`<p class="sandbox" role="note"><strong>Sandbox</strong>: test data only.${signIn ? html` Sign in as <code>${view.sandboxSignIn.username}</code> with the password <code>${view.sandboxSignIn.password}</code>.` : ''}</p>`
+    : ''
+
+/** How long access lasts and how to take it back, in words: the refresh token lives a year (token/service.ts). */
+const lasting = (view: PageView) =>
+  html`<p class="muted">Access lasts up to a year while ${view.clientName} keeps using it. You can withdraw it at any time: disconnect in ${view.clientName}, or ask ${view.audience === 'merchant' ? 'your administrator' : 'your bank'} to withdraw it.</p>`
+
 const csrf = (view: PageView) => html`<input type="hidden" name="csrf_token" value="${view.csrfToken}">`
 
 export function signInPage(view: PageView, options: { failed: boolean; username?: string }): string {
@@ -85,7 +100,7 @@ export function signInPage(view: PageView, options: { failed: boolean; username?
   const describedBy = options.failed ? raw(` aria-describedby="${errorId}" aria-invalid="true"`) : raw('')
   return layout(
     'Sign in',
-    html`<h1>Sign in to continue</h1>
+    html`${sandboxNote(view, true)}<h1>Sign in to continue</h1>
 <p><strong>${view.clientName}</strong> is asking for access to ${subject(view)}. Sign in${view.audience === 'merchant' ? ' with your merchant user' : ''} to see what it asks for.</p>
 ${options.failed ? html`<p class="error" id="${errorId}" role="alert">That username and password did not work. Check them and try again.</p>` : ''}
 <form method="post" action="${FORM_ACTION}">
@@ -95,6 +110,7 @@ ${csrf(view)}
 <label for="password">Password</label>
 <input type="password" id="password" name="password" autocomplete="current-password" required maxlength="128"${describedBy}${options.failed ? raw(' autofocus') : ''}>
 <button type="submit">Sign in</button>
+<button type="submit" name="decision" value="cancel" class="secondary" formnovalidate>Cancel and go back to ${view.clientName}</button>
 </form>`,
   )
 }
@@ -102,12 +118,13 @@ ${csrf(view)}
 export function consentPage(view: PageView): string {
   return layout(
     'Allow access',
-    html`<h1>Allow ${view.clientName} to access ${subject(view)}?</h1>
+    html`${sandboxNote(view, false)}<h1>Allow ${view.clientName} to access ${subject(view)}?</h1>
 <p id="scopes-intro"><strong>${view.clientName}</strong> will be able to:</p>
 <ul class="scopes" aria-labelledby="scopes-intro">
 ${view.scopes.map((s) => html`<li>${s.description}</li>`)}
 </ul>
-<p class="muted">Your answer is sent back to ${view.returnTo}.</p>
+${lasting(view)}
+<p class="muted">Either way, you go back to ${view.clientName} at ${view.site}.</p>
 <form method="post" action="${FORM_ACTION}">
 ${csrf(view)}
 <div class="actions">

@@ -16,4 +16,5 @@ export const AuthorizeQuery = Type.Object({
   code_challenge_method: QueryParam('S256; required'),
   brand: QueryParam('The brand whose account holders sign in (default nab)'),
   lob: QueryParam('The line of business (default nab)'),
+  dpop_jkt: QueryParam('RFC 9449 10: the RFC 7638 thumbprint of a DPoP key; the code is then exchanged only with a proof by that key'),
 })

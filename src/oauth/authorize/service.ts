@@ -31,6 +31,12 @@ export const CODE_TTL_MS = 10 * 60_000
 export const CODE_MEMORY_MS = 24 * 60 * 60_000
 const MAX_CREDENTIAL_LENGTH = 128
 
+/** A username and password to show on the sandbox's pages. */
+export interface SignInHint {
+  username: string
+  password: string
+}
+
 /** What the sign-in and consent pages show. */
 export interface PageView {
   csrfToken: string
@@ -38,8 +44,10 @@ export interface PageView {
   /** Who signs in: an account holder (banking), or a merchant user for an organization's client (reporting). */
   audience: 'banking' | 'merchant'
   scopes: { name: string; description: string }[]
-  /** Where the answer goes, for the account holder to see: the redirect URI's host (or scheme). */
-  returnTo: string
+  /** The client's site the answer goes back to, for the person to see: the redirect URI's host (or scheme). */
+  site: string
+  /** In sandbox mode, the published test sign-in for this page's audience; never in production. */
+  sandboxSignIn?: SignInHint
   /** The CSP form-action source the page needs so its form may end in the redirect. */
   formAction: string
 }
@@ -101,6 +109,8 @@ export function createAuthorizeService(deps: {
   /** Pushed authorization requests, redeemed by request_uri. */
   par: Pick<ParService, 'take'>
   limits: Pick<OAuthLimits, 'signInPerMinute' | 'signInPerClientPerMinute'>
+  /** Sandbox mode only: the published test sign-ins the pages show, per audience. */
+  sandboxSignIn?: Record<PageView['audience'], SignInHint>
 }): AuthorizeService {
   const { db, clock, clients, identity, par } = deps
   const pendingKey = pendingRequestKey(deps.secretsKey)
@@ -132,15 +142,17 @@ export function createAuthorizeService(deps: {
 
   function view(client: OAuthClient, request: { scope: string; redirectUri: string }, csrfToken: string): PageView {
     const url = new URL(request.redirectUri)
+    const audience = client.organizationId === null ? 'banking' : 'merchant'
     return {
       csrfToken,
       clientName: client.name,
-      audience: client.organizationId === null ? 'banking' : 'merchant',
+      audience,
+      ...(deps.sandboxSignIn ? { sandboxSignIn: deps.sandboxSignIn[audience] } : {}),
       scopes: request.scope
         .split(' ')
         .filter(isScope)
         .map((name) => ({ name, description: SCOPES[name] })),
-      returnTo: url.host || url.protocol,
+      site: url.host || url.protocol,
       formAction: formActionSource(request.redirectUri),
     }
   }
@@ -167,7 +179,15 @@ export function createAuthorizeService(deps: {
       if ('error' in checked) {
         return { kind: 'redirect', location: withParams(redirectUri, { error: checked.error, error_description: checked.description, state: params.state, iss }) }
       }
-      const request = { redirectUri, scope: formatScope(checked.scopes), state: checked.state ?? null, codeChallenge: checked.codeChallenge, brand: checked.brand, lob: checked.lob }
+      const request = {
+        redirectUri,
+        scope: formatScope(checked.scopes),
+        state: checked.state ?? null,
+        codeChallenge: checked.codeChallenge,
+        brand: checked.brand,
+        lob: checked.lob,
+        dpopJkt: checked.dpopJkt ?? null,
+      }
       return signInPage(client, request, browserId, iss)
     },
 
@@ -185,6 +205,8 @@ export function createAuthorizeService(deps: {
     if (!pending || !sameText(pending.browserHash, sha256Hex(browserId))) return EXPIRED
     // Counted per client (the signed request names it, so nobody can spend another client's allowance from a page
     // of their own client), per source and in all, before any database or scrypt work.
+    // Cancel on the sign-in form: the client hears access_denied, as for Deny, and the page is spent.
+    if (single(form, 'decision') === 'cancel') return cancel(pending, sealed, context.issuer)
     const wait = signInThrottle(pending.clientId, context.source)
     if (wait !== undefined) return { kind: 'throttled', retryAfter: wait, message: `Too many sign-in attempts. Please wait ${wait} seconds and try again.` }
     const requestHash = sha256Hex(sealed)
@@ -223,12 +245,37 @@ export function createAuthorizeService(deps: {
       code_challenge: pending.codeChallenge,
       brand: pending.brand,
       lob: pending.lob,
+      dpop_jkt: pending.dpopJkt,
       customer_id: customerId,
       expires_at: new Date(pending.expiresAt).toISOString(),
       created_at: now.toISOString(),
       answered_at: null,
     })
     return opened ? { kind: 'consent', view: view(client, pending, next) } : EXPIRED
+  }
+
+  async function cancel(pending: PendingRequest, sealed: string, iss: string): Promise<AuthorizeOutcome> {
+    const now = clock.now()
+    const spent = await repo.insertConsent(db.kysely, {
+      id_hash: sha256Hex(randomSecret(32)),
+      request_hash: sha256Hex(sealed),
+      browser_hash: pending.browserHash,
+      client_id: pending.clientId,
+      redirect_uri: pending.redirectUri,
+      scope: pending.scope,
+      state: pending.state,
+      code_challenge: pending.codeChallenge,
+      brand: pending.brand,
+      lob: pending.lob,
+      dpop_jkt: pending.dpopJkt,
+      customer_id: null,
+      expires_at: new Date(pending.expiresAt).toISOString(),
+      created_at: now.toISOString(),
+      answered_at: now.toISOString(),
+    })
+    if (!spent) return EXPIRED
+    const description = 'the person cancelled the sign-in'
+    return { kind: 'redirect', location: withParams(pending.redirectUri, { error: 'access_denied', error_description: description, state: pending.state ?? undefined, iss }) }
   }
 
   async function decide(form: Record<string, unknown>, csrfToken: string, browserId: string, iss: string): Promise<AuthorizeOutcome> {
@@ -260,6 +307,7 @@ export function createAuthorizeService(deps: {
       used_at: null,
       grant_id: null,
       created_at: now.toISOString(),
+      dpop_jkt: taken.dpop_jkt,
     })
     return { kind: 'redirect', location: withParams(taken.redirect_uri, { code, state, iss }) }
   }

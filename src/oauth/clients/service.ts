@@ -78,6 +78,11 @@ export class ClientRegistrationError extends Error {
 export interface ClientCredentials {
   clientId: string
   secret: string | undefined
+  /**
+   * The HTTP Basic password as sent, where form-decoding it (RFC 6749 2.3.1) changed it: many clients (Swagger UI
+   * among them) send a secret raw, and a `+` form-decoded is a space. Tried when `secret` does not match.
+   */
+  rawSecret?: string
 }
 
 export interface ClientService {
@@ -224,15 +229,18 @@ export function createClientService(deps: {
       return row && row.revoked_at === null ? toClient(row) : undefined
     },
 
-    async authenticate({ clientId, secret }) {
+    async authenticate({ clientId, secret, rawSecret }) {
       const row = await findRow(clientId)
       const failed = new OAuthError('invalid_client', 'client authentication failed')
       if (secret === undefined) {
         if (!row || row.secret_hash !== null) throw failed
       } else {
         // The scrypt work runs whatever was found, so timing does not tell an unknown client from a wrong secret.
-        const ok = await verifySecret(secret, row?.secret_hash)
-        if (!row || !ok) throw failed
+        // A second reading (the raw Basic password) costs a second verification whatever the first answered, so the
+        // time says only what the caller sent.
+        const first = await verifySecret(secret, row?.secret_hash)
+        const second = rawSecret !== undefined && (await verifySecret(rawSecret, row?.secret_hash))
+        if (!row || !(first || second)) throw failed
       }
       return toClient(row)
     },

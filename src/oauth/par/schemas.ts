@@ -14,12 +14,17 @@ export const ParRequest = Type.Object(
     code_challenge_method: Field('S256'),
     brand: Field('the brand whose account holders sign in (default nab)'),
     lob: Field('the line of business (default nab)'),
+    dpop_jkt: Field('RFC 9449 10: the RFC 7638 thumbprint (43 base64url characters) of the DPoP key the code is to be bound to'),
     request_uri: Field('never: a pushed request cannot name another (RFC 9126 2.1)'),
     ...ClientFields,
   },
   { description: 'application/x-www-form-urlencoded: the authorization request, and client authentication' },
 )
 export type ParRequest = Static<typeof ParRequest>
+
+export const ParHeaders = Type.Object({
+  dpop: Type.Optional(Type.String({ description: 'A DPoP proof (RFC 9449) for POST and this URL: binds the authorization code to its key' })),
+})
 
 export const ParResponse = Type.Object(
   {

@@ -4,6 +4,7 @@
 import type { Clock } from '../../platform/clock.js'
 import { randomSecret, sha256Hex } from '../../platform/crypto.js'
 import type { Db } from '../../platform/db/database.js'
+import type { DpopVerifier } from '../../platform/dpop.js'
 import { checkAuthorizeRequest, readAuthorizeParams } from '../authorize-request.js'
 import type { AuthenticateClient } from '../clients/authenticate.js'
 import type { OAuthClient } from '../clients/service.js'
@@ -23,9 +24,19 @@ const MAX_REQUEST_URI_LENGTH = 128
 /** A checked authorization request, as pushed. */
 export type PushedRequest = CheckedAuthorizeRequest
 
+/** What a push needs of the HTTP request beyond its form. */
+export interface ParContext {
+  /** The caller's address (request.ip), for the guessing throttle. */
+  source?: string
+  /** The endpoint's URL as the client addressed it, for the DPoP proof's htu. */
+  url: string
+  /** The DPoP header, if any: it binds the code to its key (RFC 9449 10). */
+  dpop?: string | string[]
+}
+
 export interface ParService {
   /** POST /oauth2/v3/par. */
-  push(body: ParRequest | undefined, authorization: string | undefined, source: string | undefined): Promise<ParResponse>
+  push(body: ParRequest | undefined, authorization: string | undefined, context: ParContext): Promise<ParResponse>
   /** The client's pushed request this request_uri names, once, while it lives; undefined otherwise. */
   take(client: OAuthClient, requestUri: string): Promise<PushedRequest | undefined>
 }
@@ -35,12 +46,25 @@ export async function prunePushedRequests(db: Pick<Db, 'kysely'>, clock: Clock):
   return repo.deleteExpiredPushedRequests(db.kysely, clock.now().toISOString())
 }
 
-export function createParService(deps: { db: Pick<Db, 'kysely'>; clock: Clock; authenticateClient: AuthenticateClient }): ParService {
-  const { db, clock, authenticateClient } = deps
+export function createParService(deps: { db: Pick<Db, 'kysely'>; clock: Clock; authenticateClient: AuthenticateClient; dpop: DpopVerifier }): ParService {
+  const { db, clock, authenticateClient, dpop } = deps
+
+  /**
+   * The key the code is to be bound to (RFC 9449 10): the DPoP proof's, or dpop_jkt's, or none. Both may be sent,
+   * but must name the same key.
+   */
+  async function boundKey(dpopJkt: string | undefined, context: ParContext): Promise<string | null> {
+    if (context.dpop === undefined) return dpopJkt ?? null
+    const proof = await dpop.verify(context.dpop, { method: 'POST', url: context.url })
+    if (!proof.ok) throw new OAuthError('invalid_dpop_proof', proof.reason)
+    if (dpopJkt !== undefined && dpopJkt !== proof.jkt) throw new OAuthError('invalid_dpop_proof', "dpop_jkt is not the thumbprint of the DPoP proof's key")
+    return proof.jkt
+  }
+
   return {
-    async push(body, authorization, source) {
+    async push(body, authorization, context) {
       const fields = presentFields(body)
-      const { client } = await authenticateClient(fields, authorization, source)
+      const { client } = await authenticateClient(fields, authorization, context.source)
       if (fields.request_uri !== undefined) throw new OAuthError('invalid_request', 'a pushed request may not carry request_uri')
       const params = readAuthorizeParams(fields)
       if (params.conflictingRedirect) throw new OAuthError('invalid_request', 'redirect_uri and redirect_url differ')
@@ -56,6 +80,7 @@ export function createParService(deps: { db: Pick<Db, 'kysely'>; clock: Clock; a
         codeChallenge: checked.codeChallenge,
         brand: checked.brand,
         lob: checked.lob,
+        dpopJkt: await boundKey(checked.dpopJkt, context),
       }
       const requestUri = REQUEST_URI_PREFIX + randomSecret(32)
       const now = clock.now()
@@ -72,7 +97,10 @@ export function createParService(deps: { db: Pick<Db, 'kysely'>; clock: Clock; a
     async take(client, requestUri) {
       if (!requestUri.startsWith(REQUEST_URI_PREFIX) || requestUri.length > MAX_REQUEST_URI_LENGTH) return undefined
       const row = await repo.takePushedRequest(db.kysely, sha256Hex(requestUri), client.id, clock.now().toISOString())
-      return row && (JSON.parse(row.request) as PushedRequest)
+      if (!row) return undefined
+      const request = JSON.parse(row.request) as PushedRequest
+      // Pushed before codes could be bound (no dpopJkt): unbound, as it was.
+      return { ...request, dpopJkt: request.dpopJkt ?? null }
     },
   }
 }

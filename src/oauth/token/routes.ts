@@ -43,7 +43,7 @@ async function tokenEndpoint(scope: App, tokens: TokenService, publicUrl: string
           'Form-encoded. Client authentication: HTTP Basic (client_secret_basic) or client_id and client_secret in the body; ' +
           'a public client sends client_id only. grant_type=authorization_code needs code, redirect_uri and code_verifier; ' +
           'refresh_token needs refresh_token (each refresh returns a new one; presenting a used one revokes the whole grant); ' +
-          'client_credentials is for confidential clients. A DPoP header (RFC 9449 proof, ES256 or EdDSA) binds the tokens to its key ' +
+          'client_credentials is for confidential clients. A DPoP header (RFC 9449 proof, ES256, or Ed25519 as EdDSA or Ed25519) binds the tokens to its key ' +
           '(token_type DPoP; required for clients registered with --dpop, and for refreshing a bound grant). ' +
           'Every failure answers HTTP 500 with an RFC 6749 error (temporarily_unavailable with Retry-After when a client_id is throttled). ' +
           'The v-c-client-correlation-id header is echoed.',

@@ -160,7 +160,11 @@ export function createTokenService(deps: {
     const now = clock.now()
     if (row.expires_at <= now.toISOString()) throw new OAuthError('invalid_grant', 'the authorization code has expired')
     const jkt = await proofKey(client, context)
-    // An organization's client signs in merchant users only (authorize-service): the tokens act for the merchant
+    // RFC 9449 10: a code bound to a key (dpop_jkt, or the pushed request's proof) is exchanged only with its proof;
+    // refused, it stays unspent, as for any other bad proof.
+    if (row.dpop_jkt !== null && jkt === null) throw new OAuthError('invalid_dpop_proof', 'the authorization code is bound to a DPoP key: send a DPoP proof signed by it')
+    if (row.dpop_jkt !== null && jkt !== row.dpop_jkt) throw new OAuthError('invalid_dpop_proof', 'the DPoP proof is not signed by the key the authorization code is bound to')
+    // An organization's client signs in merchant users only (authorize/service.ts): the tokens act for the merchant
     // user's organization, fixed now. Any other client's tokens act for none.
     const organizationId = client.organizationId === null ? null : await deps.merchantUsers.organizationOf(row.customer_id)
 

@@ -28,6 +28,11 @@ export interface BlobStore {
   stat(key: string): Promise<BlobInfo | undefined>
   /** True when there was a blob to delete. */
   delete(key: string): Promise<boolean>
+  /**
+   * Removes what interrupted writes left behind (a process killed in the middle of a put) that no write still going
+   * on, in this process or another sharing the store, can own. Returns how many were removed.
+   */
+  sweep(): Promise<number>
 }
 
 /** Path-like keys: segments of letters, digits, `.`, `_`, `-`, not starting with a dot, joined by `/`. */

@@ -3,7 +3,7 @@
 import { mkdirSync } from 'node:fs'
 import { dirname, resolve } from 'node:path'
 import SQLite from 'better-sqlite3'
-import { Kysely, PostgresDialect, SqliteDialect, sql, type SqliteDatabase } from 'kysely'
+import { CompiledQuery, Kysely, PostgresDialect, SqliteDialect, SqliteDriver, sql, type DatabaseConnection, type Driver, type SqliteDatabase, type SqliteDialectConfig } from 'kysely'
 import pg from 'pg'
 import type { Database } from './schema.js'
 
@@ -50,7 +50,7 @@ function openSqlite(path: string): Db {
   native.pragma('foreign_keys = ON')
   // Another process (a CLI command, a second server) may hold the write lock for a moment.
   native.pragma('busy_timeout = 5000')
-  const db = wrap(new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(native) }) }), 'sqlite')
+  const db = wrap(new Kysely<Database>({ dialect: new ImmediateSqliteDialect({ database: withStatementCache(native) }) }), 'sqlite')
   return {
     ...db,
     // BEGIN IMMEDIATE takes the write lock at once (waiting up to busy_timeout for another process's); the migrator's
@@ -66,6 +66,29 @@ function openSqlite(path: string): Db {
         throw err
       }
     },
+  }
+}
+
+/**
+ * Transactions begin IMMEDIATE: the write lock is taken (waiting up to busy_timeout for another process's) before
+ * the first statement. A deferred transaction that reads and then writes while another process (a CLI command
+ * beside the server) has written meanwhile fails at once with SQLITE_BUSY, without waiting: its snapshot is stale.
+ * Every transaction here writes, so nothing is lost by taking the lock up front.
+ */
+class ImmediateSqliteDriver extends SqliteDriver {
+  override async beginTransaction(connection: DatabaseConnection): Promise<void> {
+    await connection.executeQuery(CompiledQuery.raw('begin immediate'))
+  }
+}
+
+class ImmediateSqliteDialect extends SqliteDialect {
+  readonly #config: SqliteDialectConfig
+  constructor(config: SqliteDialectConfig) {
+    super(config)
+    this.#config = config
+  }
+  override createDriver(): Driver {
+    return new ImmediateSqliteDriver(this.#config)
   }
 }
 

@@ -19,8 +19,11 @@ import * as m0015 from '../../migrations/0015_transaction_tallies.js'
 import * as m0016 from '../../migrations/0016_report_engine.js'
 import * as m0017 from '../../migrations/0017_webhooks.js'
 import * as m0018 from '../../migrations/0018_webhook_certificates.js'
+import * as m0019dpop from '../../migrations/0019_dpop_bound_codes.js'
+import * as m0020 from '../../migrations/0020_replay_guard.js'
 
-const migrations: Record<string, Migration> = {
+/** Every migration by name, in order (exported for the tests of one migration's upgrade). */
+export const migrations: Record<string, Migration> = {
   '0001_foundation': m0001,
   '0002_banking': m0002,
   '0003_oauth': m0003,
@@ -38,6 +41,8 @@ const migrations: Record<string, Migration> = {
   '0016_report_engine': m0016,
   '0017_webhooks': m0017,
   '0018_webhook_certificates': m0018,
+  '0019_dpop_bound_codes': m0019dpop,
+  '0020_replay_guard': m0020,
 }
 
 const provider: MigrationProvider = { getMigrations: async () => migrations }

@@ -122,9 +122,13 @@ export interface OAuthPushedRequestsTable {
   created_at: string
 }
 
-/** DPoP proofs seen, by a hash of key thumbprint and jti, while their iat is in the window. */
-export interface OAuthDpopProofsTable {
-  proof_hash: string
+/**
+ * Credentials already used (platform/replay-guard.ts): a digest naming one (a DPoP proof, a JWT id, a signed write's
+ * HTTP Signature), the uses spent, and until when it could be accepted.
+ */
+export interface ReplayGuardTable {
+  key_hash: string
+  uses: number
   expires_at: string
 }
 
@@ -160,6 +164,8 @@ export interface OAuthConsentsTable {
   request_hash: string | null
   /** When Allow or Deny answered it; an answered consent is kept until it expires. */
   answered_at: string | null
+  /** RFC 7638 thumbprint of the DPoP key the code will be bound to (0019); null: not bound. */
+  dpop_jkt: string | null
 }
 
 export interface OAuthCodesTable {
@@ -174,6 +180,8 @@ export interface OAuthCodesTable {
   used_at: string | null
   grant_id: string | null
   created_at: string
+  /** RFC 7638 thumbprint of the DPoP key the code is bound to (RFC 9449 10, 0019): exchanged only with its proof. */
+  dpop_jkt: string | null
 }
 
 /** One token family: what one authorization (or one client_credentials call) issued, revoked as a whole. */
@@ -280,12 +288,6 @@ export interface ReportingCertificatesTable {
   revoked_at: string | null
 }
 
-/** JWT ids seen (a hash of the verifying key and the jti) until their token can no longer be accepted. */
-export interface ReportingJwtIdsTable {
-  id_hash: string
-  expires_at: string
-}
-
 /** A report subscription of one organization; the list members are JSON text. */
 export interface ReportSubscriptionsTable {
   organization_id: string
@@ -323,7 +325,7 @@ export interface Database {
   oauth_grants: OAuthGrantsTable
   oauth_tokens: OAuthTokensTable
   oauth_pushed_requests: OAuthPushedRequestsTable
-  oauth_dpop_proofs: OAuthDpopProofsTable
+  replay_guard: ReplayGuardTable
   jobs: JobsTable
   blobs: BlobsTable
   blob_chunks: BlobChunksTable
@@ -335,7 +337,6 @@ export interface Database {
   organizations: OrganizationsTable
   reporting_keys: ReportingKeysTable
   reporting_certificates: ReportingCertificatesTable
-  reporting_jwt_ids: ReportingJwtIdsTable
   report_subscriptions: ReportSubscriptionsTable
   report_instances: ReportInstancesTable
   report_schedules: ReportSchedulesTable

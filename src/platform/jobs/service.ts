@@ -6,6 +6,7 @@
 // Each kind runs in a pool of `concurrency` slots: a slot is refilled as soon as its job finishes, so one slow job
 // holds one slot and never holds back the others, and a poll never waits for a straggler before the next one.
 import type { Clock, Timer } from '../clock.js'
+import { nextTurn } from '../timers.js'
 import type { Db } from '../db/database.js'
 import { claimJobs, completeJob, completeJobs, deferJob, deleteDoneJobs, failAbandoned, failJob, findJob, insertJob, renewJob, type JobRow } from './repository.js'
 import {
@@ -95,6 +96,14 @@ export function createJobs(deps: JobsDeps): Jobs {
   const running = new WeakMap<JobInfo, { held: { id: string; attempts: number }; settled: (recorded: boolean) => void }>()
   let poller: Timer | undefined
   let stopping = false
+  /**
+   * Jobs start one per turn of the event loop, in the order they were claimed, whatever their kind. A job whose work
+   * is all statements on SQLite (a report with no rows) never waits for I/O, and a finished job's slot is refilled in
+   * the same chain of promises: without turns, a queue of such jobs would run to its end without letting one request
+   * in. With them, a request waits for one job's first steps at most.
+   */
+  let turns: Promise<void> = Promise.resolve()
+  const ownTurn = () => (turns = turns.then(nextTurn))
 
   async function runOne(row: JobRow, reg: Registration): Promise<void> {
     const held = { id: row.id, owner, attempts: row.attempts }
@@ -180,7 +189,8 @@ export function createJobs(deps: JobsDeps): Jobs {
   function launch(kind: string, reg: Registration, row: JobRow): Promise<void> {
     const p = pool(kind)
     p.inFlight++
-    const run: Promise<void> = runOne(row, reg)
+    const run: Promise<void> = ownTurn()
+      .then(() => runOne(row, reg))
       .catch((err) => deps.onError?.(err, { id: row.id, kind, attempt: row.attempts }))
       .finally(() => {
         p.inFlight--
@@ -269,6 +279,8 @@ export function createJobs(deps: JobsDeps): Jobs {
   async function poll(): Promise<void> {
     await failAbandoned(db.kysely, clock.now().toISOString())
     await Promise.allSettled(await pumpAll(true))
+    // Jobs claimed before (a refill) that still wait for their turn start too (a fake clock's tick awaits them).
+    await turns
   }
 
   return {

@@ -1,5 +1,6 @@
 // Response formats of the on-demand reports: which one an `Accept` header asks for, and the small pieces of CSV
 // (RFC 4180) and XML writing the report renderers share. Pure.
+import { csvCell } from '../csv-cell.js'
 
 export type Format = 'json' | 'csv' | 'xml'
 
@@ -36,12 +37,8 @@ export function negotiate(accept: string | undefined, offered: readonly Format[]
   return { format: 'json', contentType: JSON_TYPE }
 }
 
-/** One CSV cell: quoted when it holds a comma, quote, CR or LF, quotes doubled; absent is empty. */
-export function csvCell(value: string | number | undefined): string {
-  if (value === undefined) return ''
-  const text = String(value)
-  return /[",\r\n]/.test(text) ? `"${text.replaceAll('"', '""')}"` : text
-}
+// One CSV cell, quoted and with formulas neutralized, as report files write them too.
+export { csvCell }
 
 /** One CSV record, CRLF-terminated as RFC 4180 writes them. */
 export function csvLine(cells: readonly (string | number | undefined)[]): string {

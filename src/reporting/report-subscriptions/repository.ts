@@ -13,6 +13,12 @@ export function list(db: Executor, organizationId: string): Promise<Subscription
   return db.selectFrom('report_subscriptions').selectAll().where('organization_id', '=', organizationId).orderBy('report_name').execute()
 }
 
+/** How many subscriptions the organization has, active or not. */
+export async function count(db: Executor, organizationId: string): Promise<number> {
+  const row = await db.selectFrom('report_subscriptions').select((eb) => eb.fn.countAll<string | number>().as('n')).where('organization_id', '=', organizationId).executeTakeFirstOrThrow()
+  return Number(row.n)
+}
+
 /** Inserts, or replaces the row of the same (organization, reportName), keeping its created_at. */
 export async function upsert(db: Executor, row: SubscriptionRow): Promise<void> {
   const { organization_id: _o, report_name: _n, created_at: _c, ...changes } = row

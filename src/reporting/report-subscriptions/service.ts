@@ -8,7 +8,7 @@ import type { DefinitionsService } from '../report-definitions/service.js'
 import * as repo from './repository.js'
 import type { SubscriptionRow } from './repository.js'
 import type { PredefinedBody, Subscription, SubscriptionBody } from './schemas.js'
-import { checkPredefined, checkSubscription, type Checked, type NormalizedSubscription } from './validate.js'
+import { checkPredefined, checkSubscription, type Checked, type NormalizedSubscription, type SubscriptionLimits } from './validate.js'
 
 export type PutOutcome = 'created' | 'updated' | 'unchanged'
 
@@ -27,6 +27,7 @@ export interface SubscriptionsDeps {
   db: Executor
   clock: Clock
   definitions: DefinitionsService
+  limits: SubscriptionLimits
 }
 
 /** The columns a PUT sets, compared to decide 304. */
@@ -116,6 +117,9 @@ export function createSubscriptionsService(deps: SubscriptionsDeps): Subscriptio
         }
         const same = (Object.keys(wanted) as (keyof typeof wanted)[]).every((k) => String(current[k]) === String(wanted[k]))
         if (same) return 'unchanged'
+      } else if ((await repo.count(tx, organizationId)) >= deps.limits.maxSubscriptions) {
+        // Each subscription is a report per run: the limit bounds the scheduling work one organization can ask for.
+        throw invalid([{ field: 'reportName', reason: `the organization has ${deps.limits.maxSubscriptions} subscriptions, the most allowed; delete one to add another` }])
       }
       // updated_at is the version the report scheduler follows: every change moves it, even within one millisecond.
       const now = new Date(Math.max(deps.clock.now().getTime(), current ? Date.parse(current.updated_at) + 1 : 0)).toISOString()
@@ -133,8 +137,8 @@ export function createSubscriptionsService(deps: SubscriptionsDeps): Subscriptio
       if (!row) throw notFound([{ field: 'reportName', reason: 'no subscription with this name' }])
       return render(row)
     },
-    put: (organizationId, body) => store(organizationId, checkSubscription(body, deps.definitions)),
-    putPredefined: (organizationId, body) => store(organizationId, checkPredefined(body, deps.definitions)),
+    put: (organizationId, body) => store(organizationId, checkSubscription(body, deps.definitions, deps.limits)),
+    putPredefined: (organizationId, body) => store(organizationId, checkPredefined(body, deps.definitions, deps.limits)),
     async remove(organizationId, reportName) {
       if (!(await repo.remove(deps.db, organizationId, reportName))) throw notFound([{ field: 'reportName', reason: 'no subscription with this name' }])
     },

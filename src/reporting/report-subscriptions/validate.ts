@@ -11,9 +11,10 @@ export type Frequency = (typeof FREQUENCIES)[number]
 const ZONES = new Set(TIME_ZONES)
 const INTERVAL = /^PT((([1-9]|1[0-9]|2[0-3])H(([1-9]|[1-4][0-9]|5[0-9])M)?)|((([1-9]|1[0-9]|2[0-3])H)?([1-9]|[1-4][0-9]|5[0-9])M))$/
 const START_TIME = /^([01][0-9]|2[0-3])[0-5][0-9]$/
-const CONVENTIONS: Record<string, string> = { SOAPI: 'SOAPI', SCMP: 'SCMP', 'Simple Order API': 'SOAPI' }
+// Maps: both are looked up by the caller's text, which a plain object would answer for `toString` or `constructor`.
+const CONVENTIONS: ReadonlyMap<string, string> = new Map([['SOAPI', 'SOAPI'], ['SCMP', 'SCMP'], ['Simple Order API', 'SOAPI']])
 /** Names clients copy from samples, with the definition they mean. */
-const DID_YOU_MEAN: Record<string, string> = { TransactionDetailClass: 'TransactionRequestClass', TransactionDetailReportClass: 'TransactionRequestClass', TransactionRequestDetailClass: 'TransactionRequestClass' }
+const DID_YOU_MEAN: ReadonlyMap<string, string> = new Map(['TransactionDetailClass', 'TransactionDetailReportClass', 'TransactionRequestDetailClass'].map((name) => [name, 'TransactionRequestClass']))
 
 export interface NormalizedSubscription {
   subscriptionType: 'CUSTOM' | 'CLASSIC' | 'STANDARD'
@@ -47,11 +48,20 @@ interface Schedule {
 }
 
 /** The members custom and predefined subscriptions share. */
-function checkCommon(body: Common, definitions: DefinitionsService, problems: ErrorDetail[], defaults: { zone?: string }): Schedule {
+/** What an organization may subscribe to at most (REPORT_MAX_SUBSCRIPTIONS_PER_ORG, REPORT_MIN_INTERVAL_MINUTES). */
+export interface SubscriptionLimits {
+  maxSubscriptions: number
+  minIntervalMinutes: number
+}
+
+const minutesOf = (interval: string) => Number(/(\d+)H/.exec(interval)?.[1] ?? 0) * 60 + Number(/(\d+)M/.exec(interval)?.[1] ?? 0)
+const asInterval = (minutes: number) => `PT${minutes >= 60 ? `${Math.floor(minutes / 60)}H` : ''}${minutes % 60 ? `${minutes % 60}M` : ''}`
+
+function checkCommon(body: Common, definitions: DefinitionsService, problems: ErrorDetail[], defaults: { zone?: string }, limits: SubscriptionLimits): Schedule {
   const problem = (field: string, reason: string) => problems.push({ field, reason })
   const definition = definitions.find(body.reportDefinitionName)
   if (!definition) {
-    const hint = DID_YOU_MEAN[body.reportDefinitionName]
+    const hint = DID_YOU_MEAN.get(body.reportDefinitionName)
     problem('reportDefinitionName', `unknown report definition${hint ? ` (did you mean ${hint}?)` : ''}`)
   }
   const reportMimeType = body.reportMimeType ?? 'text/csv'
@@ -68,6 +78,7 @@ function checkCommon(body: Common, definitions: DefinitionsService, problems: Er
   if (reportFrequency === 'USER_DEFINED') {
     if (body.reportInterval === undefined) problem('reportInterval', 'is required with USER_DEFINED')
     else if (!INTERVAL.test(body.reportInterval)) problem('reportInterval', 'must be an ISO 8601 duration PT#H#M under 24 hours, e.g. PT2H30M')
+    else if (minutesOf(body.reportInterval) < limits.minIntervalMinutes) problem('reportInterval', `must be at least ${asInterval(limits.minIntervalMinutes)}, the shortest interval between reports allowed`)
     else reportInterval = body.reportInterval
   } else if (body.reportInterval !== undefined) problem('reportInterval', 'applies only to USER_DEFINED')
 
@@ -93,9 +104,9 @@ function checkCommon(body: Common, definitions: DefinitionsService, problems: Er
   return { definition, reportMimeType, reportFrequency, reportInterval, timezone, startTime, startDay }
 }
 
-export function checkSubscription(body: SubscriptionBody, definitions: DefinitionsService): Checked {
+export function checkSubscription(body: SubscriptionBody, definitions: DefinitionsService, limits: SubscriptionLimits): Checked {
   const problems: ErrorDetail[] = []
-  const schedule = checkCommon(body, definitions, problems, {})
+  const schedule = checkCommon(body, definitions, problems, {}, limits)
   const { definition } = schedule
   const content = checkContent(body, definition, schedule.reportMimeType, problems)
 
@@ -159,7 +170,7 @@ export function checkContent(body: ContentBody, definition: DefinitionFacts | un
   const prefs = body.reportPreferences ?? {}
   let fieldNameConvention = 'SOAPI'
   if (prefs.fieldNameConvention !== undefined) {
-    const convention = CONVENTIONS[prefs.fieldNameConvention]
+    const convention = CONVENTIONS.get(prefs.fieldNameConvention)
     if (!convention) problem('reportPreferences.fieldNameConvention', 'must be SOAPI, SCMP or Simple Order API')
     else if (reportMimeType !== 'text/csv') problem('reportPreferences.fieldNameConvention', 'applies only to text/csv reports')
     else fieldNameConvention = convention
@@ -178,12 +189,12 @@ export function checkContent(body: ContentBody, definition: DefinitionFacts | un
  * runs DAILY in GMT by default; STANDARD runs DAILY, WEEKLY or MONTHLY in Pacific time only (the reference's
  * "PST" is America/Los_Angeles, the spec's zone for it).
  */
-export function checkPredefined(body: PredefinedBody, definitions: DefinitionsService): Checked {
+export function checkPredefined(body: PredefinedBody, definitions: DefinitionsService, limits: SubscriptionLimits): Checked {
   const problems: ErrorDetail[] = []
   const problem = (field: string, reason: string) => problems.push({ field, reason })
   const type = body.subscriptionType === 'CLASSIC' || body.subscriptionType === 'STANDARD' ? body.subscriptionType : undefined
   if (!type) problem('subscriptionType', 'must be CLASSIC or STANDARD')
-  const schedule = checkCommon(body, definitions, problems, { zone: type === 'STANDARD' ? 'America/Los_Angeles' : 'GMT' })
+  const schedule = checkCommon(body, definitions, problems, { zone: type === 'STANDARD' ? 'America/Los_Angeles' : 'GMT' }, limits)
   if (type === 'CLASSIC' && schedule.reportFrequency && schedule.reportFrequency !== 'DAILY') problem('reportFrequency', 'a CLASSIC subscription runs DAILY')
   if (type === 'STANDARD' && schedule.reportFrequency === 'USER_DEFINED') problem('reportFrequency', 'a STANDARD subscription runs DAILY, WEEKLY or MONTHLY')
   if (type === 'STANDARD' && schedule.timezone && schedule.timezone !== 'America/Los_Angeles') problem(body.timezone !== undefined ? 'timezone' : 'timeZone', 'a STANDARD subscription runs in America/Los_Angeles (PST)')

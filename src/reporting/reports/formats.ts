@@ -1,6 +1,8 @@
 // How a report's rows are written: CSV (RFC 4180, CRLF, a header of column names), XML, and JSON as an extension.
 // Pure string builders fed one row at a time, so a file of any size is written in constant memory. Column names
 // are the catalog's `Group.Field` by default and for SOAPI ("Simple Order API"); SCMP names come from scmpName().
+// CSV cells are written by the reporting half's one csvCell, which also neutralizes formulas.
+import { csvCell } from '../csv-cell.js'
 
 export const REPORT_FORMATS = ['text/csv', 'application/xml', 'application/json'] as const
 export type ReportFormat = (typeof REPORT_FORMATS)[number]
@@ -64,8 +66,7 @@ function snake(name: string): string {
 
 /** The SCMP column name of a catalog field: `BillTo.Email` → `customer_email`, `GiftCard.CurrentBalance` → `gift_card_current_balance`. */
 export function scmpName(field: string): string {
-  const known = SCMP_NAMES[field]
-  if (known) return known
+  if (Object.hasOwn(SCMP_NAMES, field)) return SCMP_NAMES[field]!
   const dot = field.indexOf('.')
   return `${snake(field.slice(0, dot))}_${snake(field.slice(dot + 1))}`
 }
@@ -83,11 +84,6 @@ export const SIGNED_FIELDS: ReadonlySet<string> = new Set(['PaymentData.Amount',
 export function negate(value: string | null): string | null {
   if (value === null || value === '' || value.startsWith('-') || /^[0.]+$/.test(value)) return value
   return `-${value}`
-}
-
-function csvCell(value: string | null): string {
-  if (value === null) return ''
-  return /[",\r\n]/.test(value) ? `"${value.replace(/"/g, '""')}"` : value
 }
 
 // Characters XML 1.0 cannot carry at all become U+FFFD.

@@ -83,7 +83,7 @@ export function createReportGenerator(deps: GeneratorDeps): (payload: ReportJob,
     const fields = JSON.parse(row.report_fields) as string[]
     const filters = JSON.parse(row.report_filters) as Record<string, string[]>
     const prefs = JSON.parse(row.report_preferences) as { signedAmounts: boolean; fieldNameConvention: string }
-    const scope = ROW_SCOPE[row.report_definition_name] ?? {}
+    const scope = (Object.hasOwn(ROW_SCOPE, row.report_definition_name) ? ROW_SCOPE[row.report_definition_name] : undefined) ?? {}
     const query: ReportRowQuery = { organizationId: row.organization_id, by: scope.by ?? 'requestTime', from: row.window_start, to: row.window_end, types: scope.types, filters }
     const pages = deps.transactions.reportRows(query, fields, deps.pageSize)[Symbol.asyncIterator]()
     const first = await pages.next()

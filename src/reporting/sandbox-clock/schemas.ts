@@ -11,6 +11,7 @@ export const ClockState = Type.Object({
   organizationId: Type.String(),
   now: Type.String({ format: 'date-time', description: "The organization's reporting time" }),
   offsetSeconds: Type.Number({ description: 'How far it is ahead of the real clock' }),
-  queued: Type.Optional(Type.Array(Type.Object({ reportId: Type.String(), reportName: Type.String(), reportStartTime: Type.String(), reportEndTime: Type.String() }), { description: 'Reports due by the new time, queued in order' })),
+  queued: Type.Optional(Type.Array(Type.Object({ reportId: Type.String(), reportName: Type.String(), reportStartTime: Type.String(), reportEndTime: Type.String() }), { description: 'Reports due by the new time, queued in order (with catchingUp, the first of them)' })),
+  catchingUp: Type.Optional(Type.Literal(true, { description: 'More reports came due than the answer lists: a background job queues the rest, oldest first' })),
 })
 export type ClockState = Static<typeof ClockState>

@@ -32,19 +32,38 @@ export function orphanedSchedules(db: Executor, limit: number): Promise<Schedule
     .execute()
 }
 
-/** Schedules due by `now` (of one organization, or all), oldest first, with the subscription they follow. */
-export function dueSchedules(db: Executor, now: string, limit: number, organizationId?: string): Promise<(SubscriptionRow & { next_run_at: string })[]> {
+/** Organizations with a schedule due by `now` (each organization's own time is checked by the caller). */
+export async function dueOrganizations(db: Executor, now: string): Promise<string[]> {
+  const rows = await db.selectFrom('report_schedules').select('organization_id').distinct().where('next_run_at', '<=', now).execute()
+  return rows.map((r) => r.organization_id)
+}
+
+/** One organization's schedules due by `now`, oldest first, with the subscription they follow. */
+export function dueSchedules(db: Executor, now: string, limit: number, organizationId: string): Promise<(SubscriptionRow & { next_run_at: string })[]> {
   return db
     .selectFrom('report_schedules as r')
     .innerJoin('report_subscriptions as s', (j) => j.onRef('s.organization_id', '=', 'r.organization_id').onRef('s.report_name', '=', 'r.report_name').onRef('s.updated_at', '=', 'r.subscription_updated_at'))
     .selectAll('s')
     .select('r.next_run_at')
+    .where('r.organization_id', '=', organizationId)
     .where('r.next_run_at', '<=', now)
     .where('s.subscription_status', '=', 'ACTIVE')
-    .$if(organizationId !== undefined, (q) => q.where('r.organization_id', '=', organizationId!))
     .orderBy('r.next_run_at')
     .limit(limit)
     .execute()
+}
+
+/** How many reports of each of `organizations` are queued or generating now. */
+export async function reportsInFlight(db: Executor, organizations: readonly string[]): Promise<Map<string, number>> {
+  if (organizations.length === 0) return new Map()
+  const rows = await db
+    .selectFrom('report_instances')
+    .select((eb) => ['organization_id', eb.fn.countAll<string | number>().as('n')])
+    .where('status', 'in', ['QUEUED', 'RUNNING'])
+    .where('organization_id', 'in', organizations)
+    .groupBy('organization_id')
+    .execute()
+  return new Map(rows.map((r) => [r.organization_id, Number(r.n)]))
 }
 
 export async function insertSchedule(db: Executor, row: ScheduleRow): Promise<boolean> {

@@ -68,13 +68,20 @@ export const CATALOG_CORE: Readonly<Record<string, CoreColumn>> = {
   'Funding.FundingDate': 'fundingDate',
 }
 
+/** The core column holding a catalog field, if one does: own members only, since names come from callers. */
+export function coreColumn(name: string): CoreColumn | undefined {
+  return Object.hasOwn(CATALOG_CORE, name) ? CATALOG_CORE[name] : undefined
+}
+
 /** The value of a catalog field (`Group.Field`) of a transaction, or undefined when it has none. */
 export function catalogValue(transaction: Transaction, name: string): string | undefined {
-  const core = CATALOG_CORE[name]
+  const core = coreColumn(name)
   if (core !== undefined) return transaction[core]
   const dot = name.indexOf('.')
   if (dot <= 0) return undefined
-  return transaction.fields[name.slice(0, dot)]?.[name.slice(dot + 1)]
+  const [group, field] = [name.slice(0, dot), name.slice(dot + 1)]
+  const members = Object.hasOwn(transaction.fields, group) ? transaction.fields[group] : undefined
+  return members !== undefined && Object.hasOwn(members, field) ? members[field] : undefined
 }
 
 /** A catalog group name: letters, digits and `-` (`Merchant-DefinedDataFields`). */

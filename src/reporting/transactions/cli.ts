@@ -1,87 +1,92 @@
-// `finapi transactions import|generate`: argument parsing and terminal progress around the service. The caller
-// (src/cli.ts) opens the database and turns a thrown TransactionUsageError into its usage message.
-import { parseArgs } from 'node:util'
+// `finapi transactions import|generate`: the commands, their options and a progress bar around the service. The
+// caller (src/cli/program.ts) opens the database for them.
+import { InvalidArgumentError, Option, type Command } from 'commander'
+import { createProgress, bytes } from '../../cli/progress.js'
+import { CliError, group, integer, say, usageError } from '../../cli/kit.js'
 import type { TransactionService } from './service.js'
-import { DEFAULT_BATCH_LINES, formatOf, type ImportFormat } from './import.js'
+import type { ImportFormat } from './import.js'
 import { MAX_PER_DAY } from './generator.js'
 
-export const TRANSACTIONS_USAGE = `  transactions import <file> [--format ndjson|csv] [--batch-size N] [--from-line N]
-                              load transactions (NDJSON or CSV, one per line), N lines (default ${DEFAULT_BATCH_LINES}) per
-                              all-or-nothing batch; a bad line rejects its batch and names the line and field
-  transactions generate --org <id> --days <n> --per-day <n> --seed <s> [--end YYYY-MM-DD]
-                              store deterministic generated transactions ending on --end (default today, UTC)
-`
-
-export class TransactionUsageError extends Error {}
-
-const int = (value: string | undefined, name: string, min: number, max = Number.MAX_SAFE_INTEGER): number | undefined => {
-  if (value === undefined) return undefined
-  if (!/^\d+$/.test(value) || Number(value) < min || Number(value) > max) throw new TransactionUsageError(`--${name} must be an integer from ${min} to ${max}`)
-  return Number(value)
+export interface TransactionCommandDeps {
+  transactions: TransactionService
+  /** Whether an organization exists: generated rows for an unknown one would be rows no report ever shows. */
+  organizationExists(id: string): Promise<boolean>
 }
 
-/** Progress rewritten in place on a terminal; nothing when stderr is piped. */
-function progressLine(): ((text: string, done: boolean) => void) | undefined {
-  if (!process.stderr.isTTY) return undefined
-  return (text, done) => process.stderr.write(`\r${text}${done ? '\n' : ''}`)
+/**
+ * The import service's DEFAULT_BATCH_LINES, which the help shows (test/cli.test.ts checks they agree): importing the
+ * service for a constant would load all it needs whenever any help is shown.
+ */
+const DEFAULT_BATCH_LINES = 2_000
+
+export type WithTransactions = <T>(fn: (deps: TransactionCommandDeps) => Promise<T>) => Promise<T>
+
+const date = (value: string): string => {
+  const ms = /^\d{4}-\d{2}-\d{2}$/.test(value) ? Date.parse(`${value}T00:00:00Z`) : NaN
+  if (Number.isNaN(ms) || new Date(ms).toISOString().slice(0, 10) !== value) throw new InvalidArgumentError('It must be a date YYYY-MM-DD.')
+  return value
 }
 
-export async function runTransactionsCommand(args: string[], withService: <T>(fn: (service: TransactionService) => Promise<T>) => Promise<T>, now: Date): Promise<void> {
-  const [action, ...rest] = args
-  let parsed
-  try {
-    parsed = parseArgs({
-      args: rest,
-      options: {
-        format: { type: 'string' },
-        'batch-size': { type: 'string' },
-        'from-line': { type: 'string' },
-        org: { type: 'string' },
-        days: { type: 'string' },
-        'per-day': { type: 'string' },
-        seed: { type: 'string' },
-        end: { type: 'string' },
-      },
-      allowPositionals: true,
+export function registerTransactionsCommands(program: Command, withTransactions: WithTransactions, today: () => Date): void {
+  const transactions = group(program, 'transactions', 'the transactions every report reads: load them from a file, or generate them')
+
+  const load = transactions
+    .command('import')
+    .summary('load transactions from NDJSON or CSV')
+    .usage('<file> [--format ndjson|csv] [--batch-size N] [--from-line N]')
+    .description(`load transactions (NDJSON or CSV, one per line), N lines (default ${DEFAULT_BATCH_LINES}) per all-or-nothing batch; a bad line rejects its batch and names the line and field`)
+    .argument('<file>', 'the file; its format follows the extension (.ndjson, .jsonl, .csv) unless --format says')
+    .addOption(new Option('--format <format>', 'the format of the file').choices(['ndjson', 'csv']))
+    .option('--batch-size <N>', `lines per all-or-nothing batch (default ${DEFAULT_BATCH_LINES})`, integer(1))
+    .option('--from-line <N>', 'skip the data lines before line N (continue after a rejected batch)', integer(1))
+    .action(async (path: string, options: { format?: ImportFormat; batchSize?: number; fromLine?: number }) => {
+      const { formatOf } = await import('./import.js')
+      const format = options.format ?? formatOf(path)
+      if (format === undefined) usageError(load, `cannot tell the format of ${path}: say --format ndjson or --format csv (or name the file .ndjson or .csv)`)
+      const result = await withTransactions(async ({ transactions: service }) => {
+        const progress = createProgress('importing', undefined, { format: bytes })
+        const imported = await service.importFile(path, {
+          format,
+          batchSize: options.batchSize ?? DEFAULT_BATCH_LINES,
+          fromLine: options.fromLine,
+          onProgress: ({ bytes: read, totalBytes }) => progress.update(read, totalBytes),
+        })
+        progress.finish()
+        return imported
+      })
+      say(`Imported ${result.loaded} transactions from ${result.lines} lines in ${result.batches} batches.`)
     })
-  } catch (err) {
-    throw new TransactionUsageError((err as Error).message)
-  }
-  const { values, positionals } = parsed
-  const show = progressLine()
-  if (action === 'import') {
-    const path = positionals[0]
-    if (!path) throw new TransactionUsageError('transactions import needs a file')
-    const format = (values.format ?? formatOf(path)) as ImportFormat | undefined
-    if (format !== 'ndjson' && format !== 'csv') throw new TransactionUsageError('say --format ndjson or --format csv (or name the file .ndjson / .csv)')
-    const batchSize = int(values['batch-size'], 'batch-size', 1) ?? DEFAULT_BATCH_LINES
-    const fromLine = int(values['from-line'], 'from-line', 1)
-    const result = await withService((service) =>
-      service.importFile(path, {
-        format,
-        batchSize,
-        fromLine,
-        onProgress: show && (({ lines, loaded, bytes, totalBytes }) => show(`line ${lines}, ${loaded} loaded${totalBytes ? ` (${Math.floor((100 * bytes) / totalBytes)}%)` : ''}`, false)),
-      }),
+
+  transactions
+    .command('generate')
+    .summary('store deterministic generated transactions')
+    .usage('--org <id> --days <n> --per-day <n> --seed <s> [--end YYYY-MM-DD]')
+    .description(
+      'store deterministic generated transactions for an organization: the same options give the same rows on every machine, exactly ' +
+        '--per-day a day, ending on --end. Run again with the same options, it stores only what an earlier run did not',
     )
-    show?.('', true)
-    process.stdout.write(`Imported ${result.loaded} transactions from ${result.lines} lines in ${result.batches} batches.\n`)
-  } else if (action === 'generate') {
-    if (!values.org || !values.seed) throw new TransactionUsageError('transactions generate needs --org <id> and --seed <s>')
-    const days = int(values.days, 'days', 1, 3660)
-    const perDay = int(values['per-day'], 'per-day', 1, MAX_PER_DAY)
-    if (days === undefined || perDay === undefined) throw new TransactionUsageError('transactions generate needs --days <n> and --per-day <n>')
-    const end = values.end ?? now.toISOString().slice(0, 10)
-    if (!/^\d{4}-\d{2}-\d{2}$/.test(end)) throw new TransactionUsageError('--end must be a date YYYY-MM-DD')
-    const started = performance.now()
-    const result = await withService((service) =>
-      service.generate({ organizationId: values.org!, days, perDay, seed: values.seed!, end }, show && ((rows, total) => show(`stored ${rows}/${total}`, false))),
-    )
-    show?.('', true)
-    const seconds = (performance.now() - started) / 1000
-    const types = Object.entries(result.byType).map(([type, n]) => `${n} ${type}`).join(', ')
-    process.stdout.write(`Stored ${result.rows} transactions for ${values.org} (${types}) in ${seconds.toFixed(1)} s.\n`)
-  } else {
-    throw new TransactionUsageError(`unknown transactions action: ${action ?? '(none)'}`)
-  }
+    .requiredOption('--org <id>', 'the organization (see finapi orgs list)')
+    .requiredOption('--days <n>', 'how many days', integer(1, 3660))
+    .requiredOption('--per-day <n>', 'transactions a day', integer(1, MAX_PER_DAY))
+    .requiredOption('--seed <s>', 'any text: the same seed gives the same rows')
+    .option('--end <date>', 'the last day, YYYY-MM-DD (default: today, UTC)', date)
+    .action(async (options: { org: string; days: number; perDay: number; seed: string; end?: string }) => {
+      const end = options.end ?? today().toISOString().slice(0, 10)
+      const started = performance.now()
+      const result = await withTransactions(async ({ transactions: service, organizationExists }) => {
+        if (!(await organizationExists(options.org))) throw new CliError(`no organization ${options.org}: create it with finapi orgs create, or see finapi orgs list`)
+        const progress = createProgress('generating', options.days * options.perDay, { unit: 'rows' })
+        const stored = await service.generate({ organizationId: options.org, days: options.days, perDay: options.perDay, seed: options.seed, end }, (rows, total) => progress.update(rows, total))
+        progress.finish()
+        return stored
+      })
+      const seconds = ((performance.now() - started) / 1000).toFixed(1)
+      if (result.rows === 0) {
+        say(`Stored no transactions for ${options.org}: the ${result.skipped} of seed ${options.seed} (${options.days} days of ${options.perDay} ending ${end}) were stored by an earlier run.`)
+        return
+      }
+      const types = Object.entries(result.byType).map(([type, n]) => `${n} ${type}`).join(', ')
+      const earlier = result.skipped > 0 ? `; the first ${result.skipped} were stored by an earlier run` : ''
+      say(`Stored ${result.rows} transactions for ${options.org} (${types}) in ${seconds} s${earlier}.`)
+    })
 }

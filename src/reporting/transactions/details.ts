@@ -86,7 +86,8 @@ export interface DetailSections {
 
 export const SECTIONS = ['request', 'settlement', 'authorization', 'feeAndFunding', 'other', 'settlementStatus'] as const
 
-const SETTLEMENT_STATUS: Readonly<Record<string, string>> = { S: 'Settled', P: 'Pending', F: 'Failed' }
+// A Map: the status is imported text, which a plain object would answer for `toString` or `constructor`.
+const SETTLEMENT_STATUS: ReadonlyMap<string, string> = new Map([['S', 'Settled'], ['P', 'Pending'], ['F', 'Failed']])
 
 /**
  * The sections of a submitted purchase or refund (undefined for any other transaction). `authorization` is the
@@ -173,7 +174,7 @@ export function detailSections(t: Transaction, authorization?: Transaction): Det
         ? undefined
         : {
             requestId,
-            status: SETTLEMENT_STATUS[settled['Status'] ?? ''] ?? settled['Status'],
+            status: SETTLEMENT_STATUS.get(settled['Status'] ?? '') ?? settled['Status'],
             settlementTime: settled['SettlementDate'] ? `${settled['SettlementDate']}T00:00:00.000Z` : undefined,
             reasonCode: settled['SourceResponseCode'],
             errorText: settled['SourceResponseMessage'],

@@ -6,40 +6,86 @@ import type { Db, Executor } from '../../platform/db/database.js'
 import type { Transaction } from './catalog.js'
 import { generateTransactions, type GenerateOptions } from './generator.js'
 import * as repo from './repository.js'
+import { conflict } from '../../platform/errors.js'
 
-export const ROWS_PER_TRANSACTION = 50_000
+/**
+ * Small enough that a transaction holds SQLite's one write lock for a few tens of milliseconds: a server on the same
+ * database waits that long at most for its own writes (better-sqlite3 waits synchronously, so the whole server
+ * waits), never near its busy timeout.
+ */
+export const ROWS_PER_TRANSACTION = 2_000
 
 export interface GenerateResult {
+  /** Rows stored by this run. */
   rows: number
   byType: Record<string, number>
+  /** Rows of this generation an earlier run had stored already (all of them, or those before it was interrupted). */
+  skipped: number
 }
 
-/** Generates and stores; rows already committed stay if a later transaction fails (the error says how many). */
+/**
+ * Generates and stores; rows already committed stay if a later transaction fails (the error says how many). The
+ * same options give the same rows, and a run stores them in order, so a run again of the same options (a script run
+ * twice, or one interrupted) finds an earlier run's rows at the start: those are skipped, and the rest stored.
+ * `onProgress` hears of every few statements' rows (rows generated so far, of the total).
+ */
 export async function storeGenerated(db: Pick<Db, 'kysely' | 'dialect'>, options: GenerateOptions, onProgress: (rows: number, total: number) => void = () => {}): Promise<GenerateResult> {
   const total = options.days * options.perDay
   const byType: Record<string, number> = {}
   let rows = 0
+  let generated = 0
+  let skipped = 0
+  // Looking for an earlier run's rows stops at the first chunk it had not stored.
+  let earlierRun = true
   const source = generateTransactions(options)
   let done = false
   while (!done) {
+    const committed = rows + skipped
     // One database transaction per ROWS_PER_TRANSACTION rows, pulled from the generator a few statements at a
     // time, so memory holds one small chunk whatever the total.
     await db.kysely.transaction().execute(async (trx) => {
       for (let inTransaction = 0; inTransaction < ROWS_PER_TRANSACTION; ) {
-        const chunk = take(source, repo.ROWS_PER_STATEMENT * 4)
+        let chunk = take(source, repo.ROWS_PER_STATEMENT * 4)
         if (chunk.length === 0) {
           done = true
           return
         }
-        await repo.insertTransactions(trx, db.dialect, chunk)
+        generated += chunk.length
+        if (earlierRun) {
+          const stored = await storedAlready(trx, options.organizationId, chunk)
+          earlierRun = stored.size > 0
+          skipped += stored.size
+          chunk = chunk.filter((t) => !stored.has(t.requestId))
+        }
+        if (chunk.length > 0) await insert(trx, db.dialect, chunk, options, committed)
         for (const t of chunk) byType[t.type] = (byType[t.type] ?? 0) + 1
         inTransaction += chunk.length
         rows += chunk.length
+        onProgress(generated, total)
       }
     })
-    onProgress(rows, total)
   }
-  return { rows, byType }
+  return { rows, byType, skipped }
+}
+
+async function storedAlready(db: Executor, organizationId: string, chunk: readonly Transaction[]): Promise<Set<string>> {
+  const stored = new Set<string>()
+  for (let start = 0; start < chunk.length; start += repo.ROWS_PER_STATEMENT) {
+    for (const id of await repo.existingRequestIds(db, organizationId, chunk.slice(start, start + repo.ROWS_PER_STATEMENT).map((t) => t.requestId))) stored.add(id)
+  }
+  return stored
+}
+
+/** Inserts; a request id stored by something else (an import that happened to use it) is a one-line refusal, not a database error. */
+async function insert(db: Executor, dialect: Db['dialect'], chunk: readonly Transaction[], options: GenerateOptions, committed: number): Promise<void> {
+  try {
+    await repo.insertTransactions(db, dialect, chunk)
+  } catch (err) {
+    const code = String((err as { code?: unknown }).code)
+    if (code !== '23505' && !code.startsWith('SQLITE_CONSTRAINT')) throw err
+    const reason = `a request id generated for organization ${options.organizationId} is stored already, by something other than an earlier run with these options`
+    throw conflict([{ field: 'seed', reason: `${reason} (${committed} of ${options.days * options.perDay} rows are stored; try another --seed)` }], { cause: err })
+  }
 }
 
 function take(source: Iterator<Transaction>, n: number): Transaction[] {

@@ -14,7 +14,8 @@ import { LineError, csvColumns, csvRecord, toTransaction, type CsvColumn } from 
 
 export type ImportFormat = 'ndjson' | 'csv'
 
-export const DEFAULT_BATCH_LINES = 10_000
+/** Lines per batch and per write transaction: short, for a server writing to the same SQLite database (generate.ts). */
+export const DEFAULT_BATCH_LINES = 2_000
 
 export class TransactionImportError extends Error {
   override name = 'TransactionImportError'
@@ -32,6 +33,9 @@ export class TransactionImportError extends Error {
     )
   }
 }
+
+/** Progress is told of every this many lines as well as of every batch: a large batch takes a while to read. */
+const PROGRESS_LINES = 1000
 
 export interface ImportOptions {
   format: ImportFormat
@@ -95,6 +99,7 @@ export async function importTransactions(db: Pick<Db, 'kysely' | 'dialect'>, inp
     )
     batch.push({ line: number, transaction })
     if (batch.length >= batchSize) await flush()
+    else if (number % PROGRESS_LINES === 0) report()
   }
   await flush()
   return { lines: lastLine, loaded, batches }

@@ -4,7 +4,7 @@
 // parses a transaction's whole JSON in JavaScript.
 import { sql, type RawBuilder } from 'kysely'
 import type { Dialect, Executor } from '../../platform/db/database.js'
-import { CATALOG_CORE, type TransactionType } from './catalog.js'
+import { coreColumn, type TransactionType } from './catalog.js'
 
 const CORE_SQL: Record<string, string> = {
   requestId: 'request_id',
@@ -41,7 +41,7 @@ function split(field: string): [string, string] {
 
 /** The SQL reading one catalog field; `json` is the row's parsed JSON on PostgreSQL, `fields` on SQLite. */
 function fieldSql(dialect: Dialect, field: string, json: string): RawBuilder<string | null> {
-  const core = CATALOG_CORE[field]
+  const core = coreColumn(field)
   if (core !== undefined) return sql<string | null>`${sql.ref(CORE_SQL[core]!)}`
   const [group, name] = split(field)
   if (dialect === 'postgres') return sql<string | null>`(${sql.raw(json)} -> ${group}::text ->> ${name}::text)`
@@ -53,14 +53,14 @@ function fieldSql(dialect: Dialect, field: string, json: string): RawBuilder<str
  * one small JSON array back), which measured twice as fast as one json_extract per field.
  */
 function sqliteColumns(fields: readonly string[]): { columns: RawBuilder<unknown>[]; read: (row: Record<string, string | null>) => ReportRow } {
-  const json = fields.filter((f) => CATALOG_CORE[f] === undefined)
+  const json = fields.filter((f) => coreColumn(f) === undefined)
   const paths = json.map((f) => {
     const [group, name] = split(f)
     return `$.${JSON.stringify(group)}.${JSON.stringify(name)}`
   })
-  const columns = fields.flatMap((f, i) => (CATALOG_CORE[f] !== undefined ? [sql`${sql.ref(CORE_SQL[CATALOG_CORE[f]]!)} as ${sql.ref(`c${i}`)}`] : []))
+  const columns = fields.flatMap((f, i) => (coreColumn(f) !== undefined ? [sql`${sql.ref(CORE_SQL[coreColumn(f)!]!)} as ${sql.ref(`c${i}`)}`] : []))
   if (paths.length) columns.push(sql`json_extract(fields, ${sql.join(paths)}) as j`)
-  const slots = fields.map((f) => (CATALOG_CORE[f] !== undefined ? -1 : json.indexOf(f)))
+  const slots = fields.map((f) => (coreColumn(f) !== undefined ? -1 : json.indexOf(f)))
   return {
     columns,
     read(row) {
@@ -137,7 +137,7 @@ function postgresRowArray(values: RawBuilder<string | null>[]): { column: RawBui
 
 /** The core columns a PostgreSQL page selects for the outer query (at least one, so the list is never empty). */
 function usedCore(fields: readonly string[]): RawBuilder<unknown>[] {
-  const columns = new Set(fields.flatMap((f) => (CATALOG_CORE[f] ? [CORE_SQL[CATALOG_CORE[f]]!] : [])))
+  const columns = new Set(fields.flatMap((f) => (coreColumn(f) ? [CORE_SQL[coreColumn(f)!]!] : [])))
   columns.add('organization_id')
   return [...columns].map((c) => sql.ref(c))
 }

@@ -3,7 +3,7 @@
 // field. Produces the stored Transaction with times normalized to milliseconds.
 import { Type, type Static } from 'typebox'
 import { Compile } from 'typebox/compile'
-import { CATALOG_CORE, CORE_COLUMNS, DECISIONS, FIELD_PATTERN, GROUP_PATTERN, TRANSACTION_TYPES, type Transaction } from './catalog.js'
+import { CORE_COLUMNS, coreColumn, DECISIONS, FIELD_PATTERN, GROUP_PATTERN, TRANSACTION_TYPES, type Transaction } from './catalog.js'
 
 const IsoTime = Type.String({ pattern: '^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d{1,3})?Z$', description: 'ISO-8601 UTC, e.g. 2026-03-01T10:15:00Z' })
 const Currency = Type.String({ pattern: '^[A-Z]{3}$', description: 'ISO 4217 alpha-3' })
@@ -58,7 +58,7 @@ export function toTransaction(value: unknown): Transaction {
     for (const name of Object.keys(groupFields)) {
       const full = `${group}.${name}`
       if (!FIELD_PATTERN.test(name)) throw new LineError(full, 'is not a catalog field name')
-      const core = CATALOG_CORE[full]
+      const core = coreColumn(full)
       if (core !== undefined) throw new LineError(full, `is stored as the core column ${core}; give it there`)
     }
   }
@@ -111,7 +111,7 @@ export function csvColumns(header: string[]): CsvColumn[] {
     if (seen.has(name)) throw new LineError(name, 'appears twice in the header')
     seen.add(name)
     if ((CORE_COLUMNS as readonly string[]).includes(name)) return { core: name }
-    const core = CATALOG_CORE[name]
+    const core = coreColumn(name)
     if (core !== undefined) throw new LineError(name, `is stored as the core column ${core}; name the column ${core}`)
     const dot = name.indexOf('.')
     const group = name.slice(0, dot)
@@ -127,13 +127,14 @@ export function csvColumns(header: string[]): CsvColumn[] {
 export function csvRecord(columns: CsvColumn[], cells: string[]): Record<string, unknown> {
   if (cells.length !== columns.length) throw new LineError('', `has ${cells.length} cells; the header has ${columns.length}`)
   const record: Record<string, unknown> = {}
-  const fields: Record<string, Record<string, string>> = {}
+  // No prototype: group and field names are the file's (`constructor.x` must be a group, not Object's constructor).
+  const fields: Record<string, Record<string, string>> = Object.create(null)
   for (let i = 0; i < columns.length; i++) {
     const cell = cells[i]!
     if (cell === '') continue
     const column = columns[i]!
     if ('core' in column) record[column.core] = cell
-    else (fields[column.group] ??= {})[column.field] = cell
+    else (fields[column.group] ??= Object.create(null))[column.field] = cell
   }
   record['fields'] = fields
   return record

@@ -94,7 +94,8 @@ export async function send(deps: DeliveryDeps, ctx: repo.DeliveryContext, sub: S
     statusCode: res.status,
     result: ok ? 'delivered' : 'http_error',
     error: ok ? null : `the receiver answered ${res.status}`,
-    excerpt: res.body.length === 0 ? null : res.body.subarray(0, EXCERPT_BYTES).toString('utf8'),
+    // The receiver's bytes as text the log can store: PostgreSQL's text cannot hold U+0000.
+    excerpt: res.body.length === 0 ? null : res.body.subarray(0, EXCERPT_BYTES).toString('utf8').replaceAll('\u0000', '\ufffd'),
     retryAfterMs: throttled ? retryAfterMs(res.headers['retry-after'], startedAt) : undefined,
   }
 }

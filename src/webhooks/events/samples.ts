@@ -10,19 +10,20 @@ export interface PayloadParts {
   metadata?: { from: { displayName: string }; reply: { email: string }; sentBy: string }
 }
 
-const INVOICE_WORDING: Record<string, { subject: string; body: string; button: string }> = {
-  [INVOICING_EVENTS.send]: { subject: 'Invoice from {m}', body: 'Please find your invoice below. You can pay it online.', button: 'Pay Invoice' },
-  [INVOICING_EVENTS.resend]: { subject: 'Invoice from {m} (sent again)', body: 'We are sending this invoice again for your convenience.', button: 'Pay Invoice' },
-  [INVOICING_EVENTS.reminder]: { subject: 'Reminder: invoice from {m} is due in 5 days', body: 'This is a friendly reminder that your invoice is due soon.', button: 'Pay Invoice' },
-  [INVOICING_EVENTS.overdueReminder]: { subject: 'Overdue: invoice from {m}', body: 'Your invoice was due yesterday. Please pay it at your earliest convenience.', button: 'Pay Now' },
-  [INVOICING_EVENTS.paid]: { subject: 'Receipt from {m}', body: 'Thank you, your invoice has been paid in full.', button: 'View Receipt' },
-  [INVOICING_EVENTS.partialPayment]: { subject: 'Partial payment received by {m}', body: 'Thank you for your payment. A balance remains on this invoice.', button: 'Pay Balance' },
-  [INVOICING_EVENTS.cancel]: { subject: 'Invoice from {m} cancelled', body: 'This invoice has been cancelled. No payment is due.', button: 'View Invoice' },
-}
+// A Map: the event type is the caller's text, and a plain object would answer `toString` or `constructor`.
+const INVOICE_WORDING: ReadonlyMap<string, { subject: string; body: string; button: string }> = new Map([
+  [INVOICING_EVENTS.send, { subject: 'Invoice from {m}', body: 'Please find your invoice below. You can pay it online.', button: 'Pay Invoice' }],
+  [INVOICING_EVENTS.resend, { subject: 'Invoice from {m} (sent again)', body: 'We are sending this invoice again for your convenience.', button: 'Pay Invoice' }],
+  [INVOICING_EVENTS.reminder, { subject: 'Reminder: invoice from {m} is due in 5 days', body: 'This is a friendly reminder that your invoice is due soon.', button: 'Pay Invoice' }],
+  [INVOICING_EVENTS.overdueReminder, { subject: 'Overdue: invoice from {m}', body: 'Your invoice was due yesterday. Please pay it at your earliest convenience.', button: 'Pay Now' }],
+  [INVOICING_EVENTS.paid, { subject: 'Receipt from {m}', body: 'Thank you, your invoice has been paid in full.', button: 'View Receipt' }],
+  [INVOICING_EVENTS.partialPayment, { subject: 'Partial payment received by {m}', body: 'Thank you for your payment. A balance remains on this invoice.', button: 'Pay Balance' }],
+  [INVOICING_EVENTS.cancel, { subject: 'Invoice from {m} cancelled', body: 'This invoice has been cancelled. No payment is due.', button: 'View Invoice' }],
+])
 
 /** Sample payload parts of `eventType` for `organizationId` at `now`; undefined for an event type without samples. */
 export function samplePayload(eventType: string, organizationId: string, now: Date): PayloadParts | undefined {
-  const wording = INVOICE_WORDING[eventType]
+  const wording = INVOICE_WORDING.get(eventType)
   if (wording) return sampleInvoice(eventType, wording, organizationId, now)
   if (Object.values(REPORT_EVENTS).includes(eventType as never)) return { data: sampleReport(eventType, organizationId, now) }
   return undefined
