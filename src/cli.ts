@@ -5,9 +5,9 @@
 // a command needs them, so help and usage errors answer at once.
 import { readFileSync } from 'node:fs'
 import { CommanderError } from 'commander'
-import { CliError, type CliContext } from './cli/kit.js'
+import { CliError, type CliContext } from './platform/cli/kit.js'
 import { buildProgram } from './cli/program.js'
-import { endProgressLine, showStatus } from './cli/progress.js'
+import { endProgressLine, showStatus } from './platform/cli/progress.js'
 import type { Config } from './config.js'
 import { systemClock } from './platform/clock.js'
 import { DomainError } from './platform/errors.js'

@@ -4,7 +4,7 @@
 import { readFile } from 'node:fs/promises'
 import { Option, type Command } from 'commander'
 import type { OrganizationType } from '../organizations/service.js'
-import { CliError, collect, group, JSON_DESCRIPTION, JSON_FLAG, printRows, say, usageError, type CliContext } from './kit.js'
+import { CliError, collect, group, JSON_DESCRIPTION, JSON_FLAG, printRows, say, usageError, type CliContext } from '../platform/cli/kit.js'
 
 interface Json {
   json?: boolean

@@ -10,8 +10,8 @@ import { registerTransactionsCommands } from '../reporting/transactions/cli.js'
 import { registerWebhooksCommands } from '../webhooks/cli.js'
 import { registerAdminCommands } from './admin.js'
 import { useOverviewHelp } from './help.js'
-import { CliError, finishCommands, group, say, suggestion, usageError, type CliContext } from './kit.js'
-import { createProgress, type Progress } from './progress.js'
+import { CliError, finishCommands, group, say, suggestion, usageError, type CliContext } from '../platform/cli/kit.js'
+import { createProgress, type Progress } from '../platform/cli/progress.js'
 
 const ABOUT = `Each command has its own help (finapi keys create --help). Every command reads the
 server's environment (DATABASE_URL, MODE, SECRETS_KEY, …) and brings the database up to

@@ -3,7 +3,7 @@
 // read without going through the API. The caller (src/cli/program.ts) opens the database for them.
 import { readFile } from 'node:fs/promises'
 import type { Command } from 'commander'
-import { CliError, group, integer, JSON_DESCRIPTION, JSON_FLAG, oneOf, printRows, say } from '../cli/kit.js'
+import { CliError, group, integer, JSON_DESCRIPTION, JSON_FLAG, oneOf, printRows, say } from '../platform/cli/kit.js'
 import type { NotificationStatus } from '../platform/db/schema.js'
 import { EventRefused } from './events/service.js'
 import type { WebhooksServices } from './feature.js'

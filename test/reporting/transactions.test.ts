@@ -226,7 +226,7 @@ describe('finapi transactions generate', () => {
     expect(res.code, res.stdout).toBe(0)
     const lines = res.stdout.split(/\r\n?|\n/).map((l) => l.replace('\x1b[K', '')).filter(Boolean)
     const bars = lines.filter((l) => l.startsWith('generating '))
-    // The first update is drawn at once and the end always (the rate and time left between: src/cli/progress.test.ts).
+    // The first update is drawn at once and the end always (the rate and time left between: src/platform/cli/progress.test.ts).
     expect(bars.length).toBeGreaterThan(1)
     expect(bars[0]).toMatch(/^generating [█░]{20} +\d+% [\d,]+\/20,000 rows /)
     expect(bars.at(-1)).toMatch(/^generating █{20} 100% 20,000\/20,000 rows [\d,]+\/s in \d+:\d\d$/)

@@ -1,8 +1,8 @@
 // `finapi transactions import|generate`: the commands, their options and a progress bar around the service. The
 // caller (src/cli/program.ts) opens the database for them.
 import { InvalidArgumentError, Option, type Command } from 'commander'
-import { createProgress, bytes } from '../../cli/progress.js'
-import { CliError, group, integer, say, usageError } from '../../cli/kit.js'
+import { createProgress, bytes } from '../../platform/cli/progress.js'
+import { CliError, group, integer, say, usageError } from '../../platform/cli/kit.js'
 import type { TransactionService } from './service.js'
 import type { ImportFormat } from './import.js'
 import { MAX_PER_DAY } from './generator.js'

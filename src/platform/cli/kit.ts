@@ -3,10 +3,10 @@
 // failure: one line, exit 1), option parsers that refuse a bad value as a usage error, command groups (`finapi keys`),
 // and list output as a table or, with --json, a JSON array.
 import { InvalidArgumentError, type Command, type Option } from 'commander'
-import type { Config } from '../config.js'
-import type { Clock } from '../platform/clock.js'
-import type { Db } from '../platform/db/database.js'
-import type { Services } from '../services.js'
+import type { Config } from '../../config.js'
+import type { Clock } from '../clock.js'
+import type { Db } from '../db/database.js'
+import type { Services } from '../../services.js'
 
 export interface CliContext {
   /** The configuration from the environment, read on first use: help and usage errors need none. */
