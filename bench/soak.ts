@@ -18,7 +18,7 @@ import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import autocannon from 'autocannon'
 import { request } from 'undici'
-import { SANDBOX_REPORTING_KEYS } from '../src/organizations/sandbox.js'
+import { SANDBOX_REPORTING_KEYS } from '../src/applications/reporting-keys/sandbox.js'
 import { cpuSeconds } from './cpu.js'
 import { freePort } from './free-port.js'
 

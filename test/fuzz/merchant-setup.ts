@@ -4,7 +4,7 @@
 // whose ids the templates name. Every secret used or handed out is collected for the log check.
 import { randomBytes } from 'node:crypto'
 import { SANDBOX_REPORTING_CLIENTS } from '../../src/oauth/clients/sandbox.js'
-import { SANDBOX_REPORTING_KEYS } from '../../src/organizations/sandbox.js'
+import { SANDBOX_REPORTING_KEYS } from '../../src/applications/reporting-keys/sandbox.js'
 import { makeCertificate } from '../support/reporting-jwt.js'
 import type { Target } from './engine.js'
 import type { MerchantContext } from './merchant.js'
