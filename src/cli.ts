@@ -5,7 +5,8 @@
 // a command needs them, so help and usage errors answer at once.
 import { readFileSync } from 'node:fs'
 import { CommanderError } from 'commander'
-import { CliError, type CliContext } from './platform/cli/kit.js'
+import type { CliContext } from './cli/context.js'
+import { CliError } from './platform/cli/kit.js'
 import { buildProgram } from './cli/program.js'
 import { endProgressLine, showStatus } from './platform/cli/progress.js'
 import type { Config } from './config.js'

@@ -4,7 +4,8 @@
 import { readFile } from 'node:fs/promises'
 import { Option, type Command } from 'commander'
 import type { OrganizationType } from '../organizations/service.js'
-import { CliError, collect, group, JSON_DESCRIPTION, JSON_FLAG, printRows, say, usageError, type CliContext } from '../platform/cli/kit.js'
+import { CliError, collect, group, JSON_DESCRIPTION, JSON_FLAG, printRows, say, usageError } from '../platform/cli/kit.js'
+import type { CliContext } from './context.js'
 
 interface Json {
   json?: boolean

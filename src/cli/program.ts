@@ -10,7 +10,8 @@ import { registerTransactionsCommands } from '../reporting/transactions/cli.js'
 import { registerWebhooksCommands } from '../webhooks/cli.js'
 import { registerAdminCommands } from './admin.js'
 import { useOverviewHelp } from './help.js'
-import { CliError, finishCommands, group, say, suggestion, usageError, type CliContext } from '../platform/cli/kit.js'
+import { CliError, finishCommands, group, say, suggestion, usageError } from '../platform/cli/kit.js'
+import type { CliContext } from './context.js'
 import { createProgress, type Progress } from '../platform/cli/progress.js'
 
 const ABOUT = `Each command has its own help (finapi keys create --help). Every command reads the

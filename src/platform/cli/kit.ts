@@ -1,20 +1,8 @@
-// What every `finapi` command is built from: the context it runs in (configuration read on first use, the services
-// over an up-to-date database), the two kinds of failure (a usage error: one line, the command's usage, exit 2; a
-// failure: one line, exit 1), option parsers that refuse a bad value as a usage error, command groups (`finapi keys`),
-// and list output as a table or, with --json, a JSON array.
+// What every `finapi` command is built from: the two kinds of failure (a usage error: one line, the command's usage,
+// exit 2; a failure: one line, exit 1), option parsers that refuse a bad value as a usage error, command groups
+// (`finapi keys`), and list output as a table or, with --json, a JSON array. The context a command runs in is the
+// command tree's (src/cli/context.ts).
 import { InvalidArgumentError, type Command, type Option } from 'commander'
-import type { Config } from '../../config.js'
-import type { Clock } from '../clock.js'
-import type { Db } from '../db/database.js'
-import type { Services } from '../../services.js'
-
-export interface CliContext {
-  /** The configuration from the environment, read on first use: help and usage errors need none. */
-  config(): Promise<Config>
-  /** Opens the database, brings it up to date, and hands `fn` the services a server uses; closes it after. */
-  withServices<T>(fn: (services: Services, db: Db, applied: string[]) => Promise<T>): Promise<T>
-  clock: Clock
-}
 
 /** A failure the command explains in one line (exit 1): a refused value, an unknown id, an unreadable file. */
 export class CliError extends Error {
