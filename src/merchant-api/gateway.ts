@@ -4,12 +4,13 @@
 // organization the call acts for is resolved, with an optional `organizationId` below it. Every authentication
 // failure answers the same 401; the reason is only counted (in the log and on /metrics).
 import { Readable } from 'node:stream'
-import type { FastifyRequest, RouteOptions } from 'fastify'
+import type { FastifyRequest } from 'fastify'
 import fp from 'fastify-plugin'
-import { Type, type TSchema } from 'typebox'
+import { Type } from 'typebox'
 import { ORGANIZATION_ID_PATTERN, type OrganizationService } from '../organizations/service.js'
 import type { LabelledCounter } from '../platform/counters.js'
 import { invalid, notFound, unauthenticated } from '../platform/errors.js'
+import { documentContract, firstHeader, type GatewayContract } from '../platform/http/gateway-contract.js'
 import type { ActingOrganization, ReportingAuthFailure, ReportingAuthenticator } from './auth/authenticate.js'
 import { digestMatches, type SignedRequest } from './auth/http-signature.js'
 import { errorResponse } from './schemas.js'
@@ -35,8 +36,15 @@ export interface ReportingGatewayOptions {
 /** The `organizationId` every reporting operation accepts (the reference's pattern and length). */
 export const ORGANIZATION_ID_PARAM = Type.String({ pattern: ORGANIZATION_ID_PATTERN, minLength: 1, maxLength: 32, description: 'Act for this organization: your own or one below it' })
 
+/** The gateway's rules in each route's schema: the three schemes, `organizationId`, the 401 and 404. */
+const CONTRACT: GatewayContract = {
+  security: [{ httpSignature: [] }, { jwt: [] }, { oauth2: ['reporting'] }],
+  parameter: { name: 'organizationId', schema: ORGANIZATION_ID_PARAM, required: false, first: false },
+  responses: { 401: errorResponse('UNAUTHORIZED'), 404: errorResponse('NOT_FOUND') },
+}
+
 export const reportingGateway = fp<ReportingGatewayOptions>(async (scope, opts) => {
-  scope.addHook('onRoute', documentContract)
+  scope.addHook('onRoute', documentContract(CONTRACT))
   scope.decorateRequest('actingOrganization', undefined)
   scope.decorateRequest('rawBody', undefined)
   const { authenticator, failures } = opts
@@ -99,24 +107,4 @@ export function actingOrganization(request: FastifyRequest): ActingOrganization 
 function organizationIdOf(source: unknown): string | undefined {
   const value = source && typeof source === 'object' ? (source as Record<string, unknown>)['organizationId'] : undefined
   return typeof value === 'string' ? value : undefined
-}
-
-function firstHeader(request: FastifyRequest, name: string): string | undefined {
-  const value = request.headers[name]
-  const text = Array.isArray(value) ? value[0] : value
-  return text?.trim() ? text : undefined
-}
-
-/** Writes the gateway's rules into each route's schema: the three schemes, `organizationId`, the 401 and 404. */
-function documentContract(route: RouteOptions) {
-  const schema = (route.schema ??= {}) as Record<string, unknown>
-  schema['security'] ??= [{ httpSignature: [] }, { jwt: [] }, { oauth2: ['reporting'] }]
-  const qs = schema['querystring'] as { properties?: Record<string, TSchema>; required?: string[]; type?: string } | undefined
-  if (qs?.properties?.['organizationId'] === undefined) {
-    // Rebuilt with TypeBox rather than spread: a spread copy loses the schema's hidden kind, and with it the
-    // conversion of query text to the declared types (a `limit` would stay "10" and be refused as not an integer).
-    const { properties = {}, required: _required, type: _type, ...options } = qs ?? {}
-    schema['querystring'] = Type.Object({ ...properties, organizationId: Type.Optional(ORGANIZATION_ID_PARAM) }, options)
-  }
-  schema['response'] = { 401: errorResponse('UNAUTHORIZED'), 404: errorResponse('NOT_FOUND'), ...(schema['response'] as object | undefined) }
 }

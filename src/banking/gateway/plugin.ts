@@ -2,13 +2,14 @@
 // scope with fastify-plugin, so its hooks cover that whole scope; the scope answers in the banking error family):
 // maintenance, the x-svc-key and User-Agent headers, the `v` version parameter, and per-key throttling (in the
 // sandbox per key and source address). It also writes these rules into each route's OpenAPI schema.
-import type { FastifyError, FastifyReply, FastifyRequest, RouteOptions } from 'fastify'
+import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify'
 import fp from 'fastify-plugin'
-import { Type, type TSchema } from 'typebox'
+import { Type } from 'typebox'
 import type { Application, ApplicationService } from '../../applications/service.js'
 import type { Clock } from '../../platform/clock.js'
 import { ApiError } from '../errors.js'
 import { connectionMemo } from '../../platform/http/connection-memo.js'
+import { documentContract, firstHeader, type GatewayContract } from '../../platform/http/gateway-contract.js'
 import type { MaintenanceSwitch } from '../../platform/maintenance.js'
 import { GATEWAY_ERROR_CODES, errorResponses } from './schemas.js'
 import { createThrottle } from '../../platform/throttle.js'
@@ -34,8 +35,11 @@ export interface GatewayOptions {
 
 const VERSION_PARAM = Type.String({ enum: ['1'], description: 'Interface version; the only value is 1 (API-422 otherwise)' })
 
+/** The gateway's rules in each /v2 route's schema: the application key, `v` (first), and the gateway's errors. */
+const CONTRACT: GatewayContract = { security: [{ svcKey: [] }], parameter: { name: 'v', schema: VERSION_PARAM, required: true, first: true }, responses: errorResponses(GATEWAY_ERROR_CODES) }
+
 export const gateway = fp<GatewayOptions>(async (v2, opts) => {
-  v2.addHook('onRoute', documentContract)
+  v2.addHook('onRoute', documentContract(CONTRACT))
   v2.decorateRequest('application', undefined) // one request shape: see the banking routes' `principal`
   const throttle = createThrottle(opts.rateLimitPerMinute, 60_000, opts.clock)
   const perSource = opts.throttlePerSource === true
@@ -59,8 +63,8 @@ export const gateway = fp<GatewayOptions>(async (v2, opts) => {
   // (No closure is made per call on that path: the TypeScript loader names each one, which costs a property write.)
   v2.addHook('onRequest', (request, reply, done) => {
     if (opts.maintenance.isOn()) return done(new ApiError('API-522') as FastifyError)
-    const key = singleHeader(request, 'x-svc-key')
-    const userAgent = singleHeader(request, 'user-agent')
+    const key = firstHeader(request, 'x-svc-key')
+    const userAgent = firstHeader(request, 'user-agent')
     if (!key || !userAgent) {
       return done(new ApiError('API-420', [{ field: key ? 'User-Agent' : 'x-svc-key', reason: 'required header is missing' }]) as FastifyError)
     }
@@ -73,23 +77,3 @@ export const gateway = fp<GatewayOptions>(async (v2, opts) => {
   })
 
 })
-
-function singleHeader(request: FastifyRequest, name: string): string | undefined {
-  const value = request.headers[name]
-  const text = Array.isArray(value) ? value[0] : value
-  return text?.trim() ? text : undefined
-}
-
-/** Writes the gateway's rules into each /v2 route's schema so the OpenAPI document shows them. */
-function documentContract(route: RouteOptions) {
-  const schema = (route.schema ??= {}) as Record<string, unknown>
-  schema['security'] ??= [{ svcKey: [] }]
-  const qs = schema['querystring'] as { properties?: Record<string, TSchema>; required?: string[] } | undefined
-  // Fastify calls onRoute again for the HEAD twin of a GET route, with the same schema object.
-  if (qs?.properties?.['v'] === undefined) {
-    schema['querystring'] = qs
-      ? { ...qs, properties: { v: VERSION_PARAM, ...qs.properties }, required: ['v', ...(qs.required ?? [])] }
-      : Type.Object({ v: VERSION_PARAM })
-  }
-  schema['response'] = { ...errorResponses(GATEWAY_ERROR_CODES), ...(schema['response'] as object | undefined) }
-}
