@@ -5,7 +5,8 @@
 // What a command needs to do its work is imported when it runs: help and usage errors load no more than the tree.
 import { readFile } from 'node:fs/promises'
 import { Command } from 'commander'
-import { registerReportsCommands } from '../reporting/reports/cli.js'
+import { registerReportsCommands, type WithServices } from '../reporting/reports/cli.js'
+import { registerClockCommands } from '../reporting/sandbox-clock/cli.js'
 import { registerTransactionsCommands } from '../reporting/transactions/cli.js'
 import { registerWebhooksCommands } from '../webhooks/cli.js'
 import { registerAdminCommands } from './admin.js'
@@ -134,7 +135,9 @@ export function buildProgram(cli: CliContext, version: string): Command {
       }),
     () => cli.clock.now(),
   )
-  registerReportsCommands(program, (fn) => cli.withServices((services, db) => fn({ reporting: services.reporting, db })), cli.clock)
+  const withReporting: WithServices = (fn) => cli.withServices((services, db) => fn({ reporting: services.reporting, db }))
+  registerReportsCommands(program, withReporting, cli.clock)
+  registerClockCommands(program, withReporting, cli.clock)
   registerWebhooksCommands(program, (fn) => cli.withServices((services) => fn(services.webhooks)))
 
   const help = program

@@ -1,5 +1,5 @@
-// `finapi reports list|run|retry` and `finapi clock show|advance`: the commands, their options, terminal progress and
-// output around the reporting services. Generation here goes through the same job as on a server (claimed with a lease in
+// `finapi reports list|run|retry`: the commands, their options, terminal progress and output around the reporting
+// services (`finapi clock`, the sandbox clock's, is sandbox-clock/cli.ts). Generation here goes through the same job as on a server (claimed with a lease in
 // this process), so a command and a running server never generate one report twice.
 import { randomUUID } from 'node:crypto'
 import { hostname } from 'node:os'
@@ -11,7 +11,6 @@ import type { Db } from '../../platform/db/database.js'
 import type { ReportStatus } from '../../platform/db/schema.js'
 import type { JobHandler } from '../../platform/jobs/types.js'
 import type { ReportingServices } from '../feature.js'
-import { listed } from '../sandbox-clock/service.js'
 import { enqueueGeneration, REPORT_JOB } from './queue.js'
 import { REPORT_STATUSES } from './service.js'
 
@@ -19,7 +18,7 @@ type Services = { reporting: ReportingServices; db: Db }
 export type WithServices = <T>(fn: (services: Services) => Promise<T>) => Promise<T>
 
 /** Generates reports through the report job, in this process only (no other job kind is run here). */
-async function runner(services: Services, clock: Clock) {
+export async function runner(services: Services, clock: Clock) {
   const { reporting, db } = services
   const { createJobs } = await import('../../platform/jobs/service.js')
   const jobs = createJobs({ db, clock, owner: `cli:${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}` })
@@ -50,7 +49,7 @@ async function runner(services: Services, clock: Clock) {
   }
 }
 
-const line = (cells: (string | number | null)[]) => cells.map((c) => (c === null ? '-' : String(c))).join('\t')
+export const line = (cells: (string | number | null)[]) => cells.map((c) => (c === null ? '-' : String(c))).join('\t')
 const FINISHED: readonly ReportStatus[] = ['COMPLETED', 'NO_DATA', 'ERROR']
 
 export function registerReportsCommands(program: Command, withServices: WithServices, clock: Clock): void {
@@ -105,49 +104,4 @@ export function registerReportsCommands(program: Command, withServices: WithServ
     .description('queue a finished report (COMPLETED, NO_DATA, ERROR) again and generate it now')
     .argument('<reportId>', 'the report (see finapi reports list)')
     .action((id: string) => run(id, true))
-
-  const sandboxClock = group(program, 'clock', "sandbox: an organization's reporting time, which may be moved forward to make reports come due")
-  sandboxClock
-    .command('show')
-    .summary("sandbox: an organization's reporting time")
-    .usage('--org <id>')
-    .description("sandbox: an organization's reporting time")
-    .requiredOption('--org <id>', 'the organization')
-    .action(async (options: { org: string }) => {
-      const state = await withServices(({ reporting }) => reporting.sandboxClock.read(options.org))
-      say(`Reporting time of ${state.organizationId}: ${state.now} (${state.offsetSeconds} s ahead of the server's clock).`)
-    })
-  sandboxClock
-    .command('advance')
-    .summary('sandbox: move it forward; make reports due')
-    .usage('--org <id> --to <time>')
-    .description("sandbox: move an organization's reporting clock forward to <time> and generate every report due for it by then, in order, as the scheduler would have")
-    .requiredOption('--org <id>', 'the organization')
-    .requiredOption('--to <time>', 'the new reporting time, ISO 8601 (e.g. 2026-03-01T09:00:00Z)')
-    .action(async (options: { org: string; to: string }) => {
-      await withServices(async (services) => {
-        const { sandboxClock, scheduler } = services.reporting
-        // A move that makes many reports due is caught up here, a slice at a time, each slice generated before the
-        // next is queued (an organization has at most REPORT_MAX_QUEUED_PER_ORG reports in flight).
-        const state = await sandboxClock.advance(options.org, options.to, { catchUp: 'caller' })
-        const count = `${state.complete ? '' : 'more than '}${state.queued?.length ?? 0}`
-        say(`Reporting time of ${state.organizationId} is now ${state.now}; ${count} reports came due.`)
-        const generate = await runner(services, clock)
-        let batch = state.queued ?? []
-        for (let more = !state.complete; ; ) {
-          for (const queued of batch) {
-            const row = await generate(queued.reportId)
-            say(line([row.id, row.report_name, `${queued.reportStartTime} → ${queued.reportEndTime}`, row.status, row.row_count]))
-          }
-          if (!more) break
-          const next = await scheduler.sweep({ organizationId: options.org })
-          if (next.queued.length === 0 && next.more) {
-            say(`More reports are due for ${options.org}; they are queued as its reports in flight are generated (by a server, or finapi reports run).`)
-            break
-          }
-          batch = next.queued.map(listed)
-          more = next.more
-        }
-      })
-    })
 }
