@@ -12,7 +12,7 @@ import { homeRoutes } from './platform/home.js'
 import type { App } from './platform/http/app.js'
 import { correlationId } from './platform/http/correlation.js'
 import { bodyRateGuard, guardBodies } from './platform/http/body-rate.js'
-import { clientErrorHandler, connectHandler, expectationHandler } from './platform/http/client-errors.js'
+import { clientErrorHandler, connectHandler, expectationHandler, rememberRequestStarts } from './platform/http/client-errors.js'
 import { createRequestDeadlines } from './platform/http/deadlines.js'
 import { answerUnknownPaths, checkFamily, FamilyTable, frameworkErrorHandler, platformErrors, useErrorFamily } from './platform/http/error-family.js'
 import { invalid } from './platform/errors.js'
@@ -90,6 +90,8 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   app.server.maxConnections = config.maxConnections
   app.server.on('checkExpectation', expectationHandler(families, log))
   app.server.on('connect', connectHandler(families, log))
+  // So that a request cut off inside its headers still answers in the family at its path.
+  app.server.on('connection', rememberRequestStarts)
   app.setValidatorCompiler(validatorCompiler)
   app.decorate('services', services)
   // The root's own not-found handler: Fastify's logs the raw URL, secrets in its query included.

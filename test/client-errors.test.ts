@@ -2,7 +2,8 @@
 // contract of the family at their path, over a raw socket against a real server.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { startTestApp, type TestApp } from './support/harness.js'
-import { rawRequest } from './support/raw-http.js'
+import type { Socket } from 'node:net'
+import { rawExchange, rawRequest, sleep } from './support/raw-http.js'
 
 let t: TestApp
 beforeAll(async () => {
@@ -54,6 +55,67 @@ describe.each(CASES)('%s', (_name, build) => {
     expectComplete(res)
     expect(res.status).toBe(400)
     expect(res.json).toMatchObject({ statusCode: 400, error: 'Bad Request' })
+  })
+})
+
+describe('a request cut off inside its headers (the client half-closes)', () => {
+  // The request line was read, so the family is known from its path, although the request never completes.
+  const cut = (target: string) => (socket: Socket) => {
+    socket.write(`POST ${target} HTTP/1.1\r\nHost: x\r\nx-svc-key: ${KEY}\r\nUser-`)
+    socket.end()
+  }
+
+  it('under /v2: API-420/400 in the banking envelope', async () => {
+    const res = await rawExchange(t.baseUrl, cut('/v2/auth?v=1'))
+    expectComplete(res)
+    expect(res.status).toBe(400)
+    expect(res.json).toEqual({ status: { code: 'API-420', message: 'Invalid Request', details: [{ reason: 'the request ended inside its headers' }] } })
+    expect(res.body).not.toContain(KEY)
+  })
+
+  it('under /reporting/v3: the reporting error body', async () => {
+    const res = await rawExchange(t.baseUrl, cut('/reporting/v3/reports'))
+    expectComplete(res)
+    expect(res.status).toBe(400)
+    expect(res.json).toMatchObject({ reason: 'INVALID_DATA', details: [{ reason: 'the request ended inside its headers' }] })
+  })
+
+  it('at the token endpoint: an RFC 6749 error; elsewhere a JSON error', async () => {
+    const token = await rawExchange(t.baseUrl, cut('/oauth2/v3/token'))
+    expect(token.status).toBe(500)
+    expect(token.json).toEqual({ error: 'invalid_request', error_description: 'the request ended inside its headers' })
+    const other = await rawExchange(t.baseUrl, cut('/health/live'))
+    expect(other.json).toEqual({ statusCode: 400, error: 'Bad Request', message: 'the request ended inside its headers' })
+  })
+
+  it('cut off inside the request line: the family of as much of the target as came; before it, the JSON error', async () => {
+    const partial = await rawExchange(t.baseUrl, (socket) => void socket.end('POST /v2/au'))
+    expect(partial.json.status).toMatchObject({ code: 'API-420' })
+    const none = await rawExchange(t.baseUrl, (socket) => void socket.end('POS'))
+    expect(none.status).toBe(400)
+    expect(none.json).toMatchObject({ statusCode: 400, error: 'Bad Request' })
+  })
+
+  it('with its headers in several chunks: the family of the chunk the request began in', async () => {
+    const res = await rawExchange(t.baseUrl, async (socket) => {
+      socket.write(`POST /v2/auth?v=1 HTTP/1.1\r\nHost: x\r\n`)
+      await sleep(50)
+      socket.write(`x-svc-key: ${KEY}\r\nUser-`)
+      await sleep(50)
+      socket.end()
+    })
+    expect(res.json).toEqual({ status: { code: 'API-420', message: 'Invalid Request', details: [{ reason: 'the request ended inside its headers' }] } })
+  })
+
+  it('after a complete request on the same connection: the second one is answered in its family', async () => {
+    const res = await rawExchange(t.baseUrl, async (socket) => {
+      socket.write('GET /health/live HTTP/1.1\r\nHost: x\r\n\r\n')
+      await sleep(50)
+      socket.write(`POST /v2/auth?v=1 HTTP/1.1\r\nHost: x\r\nUser-`)
+      socket.end()
+    })
+    expect(res.text).toContain('{"status":"ok"}')
+    expect(res.text).toContain('"code":"API-420"')
   })
 })
 
