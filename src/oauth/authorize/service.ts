@@ -237,17 +237,8 @@ export function createAuthorizeService(deps: {
     const opened = await repo.insertConsent(db.kysely, {
       id_hash: sha256Hex(next),
       request_hash: requestHash,
-      browser_hash: pending.browserHash,
-      client_id: pending.clientId,
-      redirect_uri: pending.redirectUri,
-      scope: pending.scope,
-      state: pending.state,
-      code_challenge: pending.codeChallenge,
-      brand: pending.brand,
-      lob: pending.lob,
-      dpop_jkt: pending.dpopJkt,
+      ...consentOf(pending),
       customer_id: customerId,
-      expires_at: new Date(pending.expiresAt).toISOString(),
       created_at: now.toISOString(),
       answered_at: null,
     })
@@ -259,17 +250,8 @@ export function createAuthorizeService(deps: {
     const spent = await repo.insertConsent(db.kysely, {
       id_hash: sha256Hex(randomSecret(32)),
       request_hash: sha256Hex(sealed),
-      browser_hash: pending.browserHash,
-      client_id: pending.clientId,
-      redirect_uri: pending.redirectUri,
-      scope: pending.scope,
-      state: pending.state,
-      code_challenge: pending.codeChallenge,
-      brand: pending.brand,
-      lob: pending.lob,
-      dpop_jkt: pending.dpopJkt,
+      ...consentOf(pending),
       customer_id: null,
-      expires_at: new Date(pending.expiresAt).toISOString(),
       created_at: now.toISOString(),
       answered_at: now.toISOString(),
     })
@@ -310,5 +292,21 @@ export function createAuthorizeService(deps: {
       dpop_jkt: taken.dpop_jkt,
     })
     return { kind: 'redirect', location: withParams(taken.redirect_uri, { code, state, iss }) }
+  }
+}
+
+/** What a consent row copies from the pending request it answers (its sign-in or its cancel). */
+function consentOf(pending: PendingRequest) {
+  return {
+    browser_hash: pending.browserHash,
+    client_id: pending.clientId,
+    redirect_uri: pending.redirectUri,
+    scope: pending.scope,
+    state: pending.state,
+    code_challenge: pending.codeChallenge,
+    brand: pending.brand,
+    lob: pending.lob,
+    dpop_jkt: pending.dpopJkt,
+    expires_at: new Date(pending.expiresAt).toISOString(),
   }
 }

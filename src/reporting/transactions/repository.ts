@@ -5,9 +5,8 @@ import { CompiledQuery, sql, type SelectQueryBuilder } from 'kysely'
 import type { Dialect, Executor } from '../../platform/db/database.js'
 import type { Database, TransactionsTable, TransactionTalliesTable } from '../../platform/db/schema.js'
 import type { Decision, Transaction, TransactionType } from './catalog.js'
-import { sumDecimals } from './decimal.js'
 import { detailSections, linkedAuthorizationIds, renderSections } from './details.js'
-import { eventsOf, mergeTallies, type Tally } from './tallies.js'
+import { addTally, eventsOf, mergeTallies, type Tally } from './tallies.js'
 
 const COLUMNS = [
   'organization_id',
@@ -146,17 +145,11 @@ async function addTallies(db: Executor, dialect: Dialect, tallies: Tally[]): Pro
       const found = await db.selectFrom('transaction_tallies').selectAll().where('organization_id', 'in', organizations).where('bucket', 'in', buckets.slice(start, start + ROWS_PER_STATEMENT)).execute()
       for (const row of found) stored.set(rowKey(row), row)
     }
-    rows = rows.map((row) => {
+    // The stored row's counts and amounts added to the new tally by the tallies' own rule (addTally).
+    rows = tallies.map((t) => {
+      const row = tallyRow(t)
       const old = stored.get(rowKey(row))
-      if (!old) return row
-      return {
-        ...row,
-        count: row.count + old.count,
-        amount: sumDecimals([old.amount, row.amount]),
-        settled_count: row.settled_count + old.settled_count,
-        funded_count: row.funded_count + old.funded_count,
-        funded_amount: sumDecimals([old.funded_amount, row.funded_amount]),
-      }
+      return old ? tallyRow(addTally(t, { count: old.count, amount: old.amount, settledCount: old.settled_count, fundedCount: old.funded_count, fundedAmount: old.funded_amount })) : row
     })
   }
   const added = (column: 'amount' | 'funded_amount') => sql<string>`(${sql.ref(`transaction_tallies.${column}`)}::numeric + ${sql.ref(`excluded.${column}`)}::numeric)::text`
