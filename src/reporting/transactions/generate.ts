@@ -1,6 +1,7 @@
 // Stores generated transactions (`finapi transactions generate`, the benchmark) and gives each sandbox merchant
 // its 90 days once. Rows go in as prepared multi-row inserts, `ROWS_PER_TRANSACTION` to a transaction, so a
 // million rows never sit in memory and no transaction grows without bound.
+import { setTimeout as delay } from 'node:timers/promises'
 import type { Clock } from '../../platform/clock.js'
 import type { Db, Executor } from '../../platform/db/database.js'
 import type { Transaction } from './catalog.js'
@@ -14,6 +15,11 @@ import { conflict } from '../../platform/errors.js'
  * waits), never near its busy timeout.
  */
 export const ROWS_PER_TRANSACTION = 2_000
+
+/** Longer than SQLite's longest poll of a waiting writer (100 ms), so a server waiting for the lock gets it between two transactions. */
+const SQLITE_LOCK_GAP_MS = 110
+/** How much writing between two pauses: well inside a waiting server's busy timeout (5 s). */
+const SQLITE_LOCK_GAP_EVERY_MS = 1_000
 
 export interface GenerateResult {
   /** Rows stored by this run. */
@@ -38,18 +44,16 @@ export async function storeGenerated(db: Pick<Db, 'kysely' | 'dialect'>, options
   // Looking for an earlier run's rows stops at the first chunk it had not stored.
   let earlierRun = true
   const source = generateTransactions(options)
-  let done = false
-  while (!done) {
+  let lastGap = performance.now()
+  for (;;) {
     const committed = rows + skipped
-    // One database transaction per ROWS_PER_TRANSACTION rows, pulled from the generator a few statements at a
-    // time, so memory holds one small chunk whatever the total.
+    // A transaction's rows are generated before it begins, so the write lock is held for the inserts only; memory
+    // holds one transaction's rows whatever the total.
+    const batch = take(source, ROWS_PER_TRANSACTION)
+    if (batch.length === 0) break
     await db.kysely.transaction().execute(async (trx) => {
-      for (let inTransaction = 0; inTransaction < ROWS_PER_TRANSACTION; ) {
-        let chunk = take(source, repo.ROWS_PER_STATEMENT * 4)
-        if (chunk.length === 0) {
-          done = true
-          return
-        }
+      for (let start = 0; start < batch.length; start += repo.ROWS_PER_STATEMENT * 4) {
+        let chunk = batch.slice(start, start + repo.ROWS_PER_STATEMENT * 4)
         generated += chunk.length
         if (earlierRun) {
           const stored = await storedAlready(trx, options.organizationId, chunk)
@@ -59,11 +63,18 @@ export async function storeGenerated(db: Pick<Db, 'kysely' | 'dialect'>, options
         }
         if (chunk.length > 0) await insert(trx, db.dialect, chunk, options, committed)
         for (const t of chunk) byType[t.type] = (byType[t.type] ?? 0) + 1
-        inTransaction += chunk.length
         rows += chunk.length
         onProgress(generated, total)
       }
     })
+    if (batch.length < ROWS_PER_TRANSACTION) break
+    // SQLite has no queue for its write lock: a server process waiting for it polls (every 100 ms once it has waited
+    // a while), and a writer that began its next transaction the moment it committed could keep it waiting past its
+    // busy timeout (a 500) on a loaded machine. So after each second of writing, a pause it will find.
+    if (db.dialect === 'sqlite' && performance.now() - lastGap >= SQLITE_LOCK_GAP_EVERY_MS) {
+      await delay(SQLITE_LOCK_GAP_MS)
+      lastGap = performance.now()
+    }
   }
   return { rows, byType, skipped }
 }
