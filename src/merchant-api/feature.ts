@@ -46,7 +46,7 @@ export function merchantApiFeature(deps: MerchantApiDeps): Feature<MerchantApi> 
           type: 'apiKey',
           in: 'header',
           name: 'signature',
-          description: 'HTTP Signature (HmacSHA256) over host, date, request-target, digest and v-c-merchant-id, under a reporting key (finapi keys create --org)',
+          description: 'HTTP Signature (HmacSHA256) over host, date (or v-c-date, for a browser), request-target, digest and v-c-merchant-id, under a reporting key (finapi keys create --org)',
         },
         jwt: {
           type: 'http',
