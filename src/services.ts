@@ -5,6 +5,7 @@ import { randomUUID } from 'node:crypto'
 import { hostname } from 'node:os'
 import type { Logger } from 'pino'
 import { createReportingKeyService, type ReportingKeyService } from './applications/reporting-keys/service.js'
+import { SANDBOX_REPORTING_KEYS } from './applications/reporting-keys/sandbox.js'
 import { createApplicationService, type ApplicationService } from './applications/service.js'
 import { bankingFeature, type BankingServices, type V2Routes } from './banking/feature.js'
 import type { Config } from './config.js'
@@ -138,7 +139,9 @@ export function createServices(config: Config, infrastructure: Infrastructure, o
   const reportingKeys = createReportingKeyService({ db, clock, secretsKey: config.secretsKey, organizations })
   // The merchant API family's gateway resolves OAuth bearer tokens through the OAuth feature's token service, never
   // importing OAuth; reporting and webhooks both stand on it.
-  const merchantApi = merchantApiFeature({ clock, keys: reportingKeys, organizations, tokens: oauth.services.tokens, replay })
+  // The docs page signs "Try it out" calls with the published sandbox keys; production ships neither script nor keys.
+  const docsSigningKeys = config.mode === 'sandbox' ? SANDBOX_REPORTING_KEYS : undefined
+  const merchantApi = merchantApiFeature({ clock, keys: reportingKeys, organizations, tokens: oauth.services.tokens, replay, docsSigningKeys })
   const webhooks = webhooksFeature({
     db,
     clock,

@@ -11,6 +11,7 @@ import { LabelledCounter } from '../platform/counters.js'
 import type { Feature } from '../platform/feature.js'
 import type { ErrorFamily } from '../platform/http/error-family.js'
 import type { ReplayGuard } from '../platform/replay-guard.js'
+import { docsSignerScript, type DocsSigningKey } from './docs-signer.js'
 import { createReportingAuthenticator, type ReportingAuthFailure } from './auth/authenticate.js'
 import { reportingErrors } from './errors.js'
 import type { ReportingGatewayOptions } from './gateway.js'
@@ -30,6 +31,8 @@ export interface MerchantApiDeps {
   tokens: Pick<AccessTokenResolver, 'find'>
   /** The one memory of credentials already used (JWT ids, signatures of writes), pruned by the composition root. */
   replay: Pick<ReplayGuard, 'spend'>
+  /** Sandbox mode only: the published keys the docs page signs "Try it out" calls with (docs-signer.ts). */
+  docsSigningKeys?: readonly DocsSigningKey[]
 }
 
 export function merchantApiFeature(deps: MerchantApiDeps): Feature<MerchantApi> {
@@ -41,12 +44,13 @@ export function merchantApiFeature(deps: MerchantApiDeps): Feature<MerchantApi> 
     services: { gateway: { authenticator, organizations: deps.organizations, failures }, errors: reportingErrors(clock) },
     counters: [failures],
     openapi: {
+      ...(deps.docsSigningKeys?.length ? { docsScripts: [docsSignerScript(deps.docsSigningKeys)] } : {}),
       securitySchemes: {
         httpSignature: {
           type: 'apiKey',
           in: 'header',
           name: 'signature',
-          description: 'HTTP Signature (HmacSHA256) over host, date, request-target, digest and v-c-merchant-id, under a reporting key (finapi keys create --org)',
+          description: 'HTTP Signature (HmacSHA256) over host, date (or v-c-date, for a browser), request-target, digest and v-c-merchant-id, under a reporting key (finapi keys create --org)',
         },
         jwt: {
           type: 'http',

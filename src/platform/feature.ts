@@ -31,6 +31,18 @@ export interface FeatureOpenapi {
   /** A paragraph of the document's description. */
   description?: string
   securitySchemes?: Record<string, SecurityScheme>
+  /**
+   * Scripts the docs page (/docs) loads after Swagger UI, as static files (no inline script). One may push a request
+   * interceptor, an async `(request) => request`, onto `globalThis.finapiDocs.requestInterceptors`: "Try it out" and
+   * Authorize send every request through them, in order (platform/openapi.ts).
+   */
+  docsScripts?: readonly DocsScript[]
+}
+
+/** A script of the docs page, served at /docs/static/theme/<filename>. */
+export interface DocsScript {
+  filename: string
+  content: string
 }
 
 /** A kind of background job a feature handles; the composition root registers it with the one job runner. */

@@ -20,20 +20,23 @@ export interface SignOptions {
   host?: string
   /** A digest to send instead of the body's. */
   digest?: string
+  /** The header the date goes in and is signed as: `date` (the SDKs') or `v-c-date` (a browser's, which may not set Date). */
+  dateHeader?: 'date' | 'v-c-date'
 }
 
 /** The headers a client sends; in meta-key mode (merchantId ≠ the key's org) the key's org is signed, as the SDK does. */
 export function signedHeaders(o: SignOptions): Record<string, string> {
   const host = o.host ?? 'apitest.cybersource.com'
   const date = (o.date ?? new Date()).toUTCString()
+  const dateHeader = o.dateHeader ?? 'date'
   const withBody = ['POST', 'PUT', 'PATCH'].includes(o.method)
   const digest = o.digest ?? `SHA-256=${createHash('sha256').update(o.body ?? '').digest('base64')}`
-  const lines = [`host: ${host}`, `date: ${date}`, `request-target: ${o.method.toLowerCase()} ${o.path}`, ...(withBody ? [`digest: ${digest}`] : []), `v-c-merchant-id: ${o.key.org}`]
+  const lines = [`host: ${host}`, `${dateHeader}: ${date}`, `request-target: ${o.method.toLowerCase()} ${o.path}`, ...(withBody ? [`digest: ${digest}`] : []), `v-c-merchant-id: ${o.key.org}`]
   const signature = createHmac('sha256', Buffer.from(o.key.secret, 'base64')).update(lines.join('\n')).digest('base64')
-  const names = withBody ? 'host date request-target digest v-c-merchant-id' : 'host date request-target v-c-merchant-id'
+  const names = `host ${dateHeader} request-target ${withBody ? 'digest ' : ''}v-c-merchant-id`
   return {
     host,
-    date,
+    [dateHeader]: date,
     'v-c-merchant-id': o.merchantId ?? o.key.org,
     signature: `keyid="${o.key.id}", algorithm="HmacSHA256", headers="${names}", signature="${signature}"`,
     ...(withBody ? { digest, 'content-type': 'application/json' } : {}),

@@ -1,6 +1,6 @@
 import { createRequire } from 'node:module'
 import { describe, expect, it } from 'vitest'
-import { checkDate, checkRequest, digestMatches, digestOf, parseSignatureHeader, signingString, verifySignature, type SignedRequest } from './http-signature.js'
+import { checkDate, checkRequest, digestMatches, digestOf, parseSignatureHeader, sign, signingString, verifySignature, type SignedRequest } from './http-signature.js'
 
 // The official SDK's own signing code, so the verifier is checked against what real clients compute.
 const require = createRequire(import.meta.url)
@@ -120,6 +120,38 @@ describe('checkRequest', () => {
     // A body needs its digest signed, and sent.
     expect(reason('POST', ok)).toBe('unsigned_headers')
     expect(reason('PUT', { ...ok, signature: signatureHeader('c2ln', 'host date request-target digest v-c-merchant-id') })).toBe('missing_headers')
+  })
+})
+
+describe('v-c-date, for a client that may not set Date (a browser)', () => {
+  const key = { organizationId: 'testrest', secret: Buffer.from(SECRET, 'base64') }
+  const names = 'host v-c-date request-target v-c-merchant-id'
+  const signed = (date: string, path = '/x') => {
+    const text = signingString(names.split(' '), { host: 'h', 'v-c-date': date, 'request-target': `get ${path}`, 'v-c-merchant-id': 'testrest' })
+    return signatureHeader(sign(key.secret, text), names)
+  }
+  const check = (headers: Record<string, string>) => {
+    const req = request('GET', '/x', headers)
+    const checked = checkRequest(req, NOW)
+    return checked.ok ? (verifySignature(req, checked.params, key) ? 'ok' : 'bad_signature') : checked.reason
+  }
+
+  it('is signed in place of date, and is the date checked', () => {
+    expect(check({ host: 'h', 'v-c-date': DATE, 'v-c-merchant-id': 'testrest', signature: signed(DATE) })).toBe('ok')
+    const stale = new Date(NOW.getTime() - 6 * 60_000).toUTCString()
+    // A fresh unsigned date beside it does not rescue a stale signed v-c-date.
+    expect(check({ host: 'h', date: DATE, 'v-c-date': stale, 'v-c-merchant-id': 'testrest', signature: signed(stale) })).toBe('stale_date')
+    expect(check({ host: 'h', 'v-c-date': NOW.toISOString(), 'v-c-merchant-id': 'testrest', signature: signed(NOW.toISOString()) })).toBe('bad_date')
+    // Signed but not sent; sent but another value than signed.
+    expect(check({ host: 'h', date: DATE, 'v-c-merchant-id': 'testrest', signature: signed(DATE) })).toBe('missing_headers')
+    const later = new Date(NOW.getTime() + 1000).toUTCString()
+    expect(check({ host: 'h', 'v-c-date': later, 'v-c-merchant-id': 'testrest', signature: signed(DATE) })).toBe('bad_signature')
+  })
+
+  it('a signature covers exactly one date header', () => {
+    const ok = { host: 'h', date: DATE, 'v-c-date': DATE, 'v-c-merchant-id': 'testrest' }
+    expect(check({ ...ok, signature: signatureHeader('c2ln', 'host date v-c-date request-target v-c-merchant-id') })).toBe('unsigned_headers')
+    expect(check({ ...ok, signature: signatureHeader('c2ln', 'host request-target v-c-merchant-id') })).toBe('unsigned_headers')
   })
 })
 

@@ -7,9 +7,15 @@ import { createHash, createHmac, timingSafeEqual } from 'node:crypto'
 /** How far the `date` header may be from the server's clock, either way. */
 export const MAX_CLOCK_SKEW_MS = 5 * 60_000
 
-/** The headers every signature must cover, and the one more a request with a body must. */
-const ALWAYS_SIGNED = ['host', 'date', 'request-target', 'v-c-merchant-id'] as const
-const SIGNABLE = new Set<string>([...ALWAYS_SIGNED, 'digest'])
+/** The headers every signature must cover (and one date header), and the one more a request with a body must. */
+const ALWAYS_SIGNED = ['host', 'request-target', 'v-c-merchant-id'] as const
+/**
+ * Where the signed date may be: `date`, as the official SDKs send it, or `v-c-date`, the same RFC 7231 date for a
+ * client that cannot set `Date` (a browser may not: it is a forbidden request header, so the sandbox's /docs page
+ * signs `v-c-date`). A signature covers exactly one of them, and that one is the date checked.
+ */
+const DATE_HEADERS = ['date', 'v-c-date'] as const
+const SIGNABLE = new Set<string>([...ALWAYS_SIGNED, ...DATE_HEADERS, 'digest'])
 const BODY_METHODS = new Set(['POST', 'PUT', 'PATCH'])
 
 export interface SignatureParams {
@@ -53,7 +59,12 @@ export function parseSignatureHeader(value: string): SignatureParams | undefined
 export function checkSignedHeaders(method: string, headers: readonly string[]): boolean {
   if (new Set(headers).size !== headers.length || headers.some((h) => !SIGNABLE.has(h))) return false
   const required: readonly string[] = BODY_METHODS.has(method.toUpperCase()) ? [...ALWAYS_SIGNED, 'digest'] : ALWAYS_SIGNED
-  return required.every((h) => headers.includes(h))
+  return required.every((h) => headers.includes(h)) && DATE_HEADERS.filter((h) => headers.includes(h)).length === 1
+}
+
+/** The date header a signature covers (checkSignedHeaders made sure there is exactly one). */
+function signedDateHeader(headers: readonly string[]): (typeof DATE_HEADERS)[number] {
+  return headers.includes('v-c-date') ? 'v-c-date' : 'date'
 }
 
 /** `request-target`: the lower-case method and the path with its query, exactly as sent. */
@@ -109,21 +120,23 @@ export interface SignedRequest {
 }
 
 export type Checked =
-  | { ok: true; params: SignatureParams; merchantId: string; digest: string | undefined; /** The `date` header (ms). */ signedAt: number }
+  | { ok: true; params: SignatureParams; merchantId: string; digest: string | undefined; /** The signed date (ms). */ signedAt: number }
   | { ok: false; reason: SignatureFailure }
 
 /** Everything that can be checked before the key is looked up and the body read. */
 export function checkRequest(request: SignedRequest, now: Date): Checked {
   const signatureHeader = request.header('signature')
   const merchantId = request.header('v-c-merchant-id')
-  const date = request.header('date')
-  if (!signatureHeader || !merchantId || !date || !request.header('host')) return { ok: false, reason: 'missing_headers' }
+  const anyDate = request.header('date') ?? request.header('v-c-date')
+  if (!signatureHeader || !merchantId || !anyDate || !request.header('host')) return { ok: false, reason: 'missing_headers' }
   const params = parseSignatureHeader(signatureHeader)
   if (!params) return { ok: false, reason: 'malformed_signature' }
   if (params.algorithm !== 'HmacSHA256') return { ok: false, reason: 'unsupported_algorithm' }
   if (!checkSignedHeaders(request.method, params.headers)) return { ok: false, reason: 'unsigned_headers' }
+  // The date checked is the signed one: an unsigned `date` beside a signed `v-c-date` (or the reverse) says nothing.
+  const date = request.header(signedDateHeader(params.headers))
   const digest = request.header('digest')
-  if (params.headers.includes('digest') && !digest) return { ok: false, reason: 'missing_headers' }
+  if (!date || (params.headers.includes('digest') && !digest)) return { ok: false, reason: 'missing_headers' }
   const dateFailure = checkDate(date, now)
   if (dateFailure) return { ok: false, reason: dateFailure }
   return { ok: true, params, merchantId, digest: params.headers.includes('digest') ? digest : undefined, signedAt: Date.parse(date) }
