@@ -138,7 +138,15 @@ export function createServices(config: Config, infrastructure: Infrastructure, o
   const reportingKeys = createReportingKeyService({ db, clock, secretsKey: config.secretsKey, organizations })
   // The merchant API family's gateway resolves OAuth bearer tokens through the OAuth feature's token service, never
   // importing OAuth; reporting and webhooks both stand on it.
-  const merchantApi = merchantApiFeature({ clock, keys: reportingKeys, organizations, tokens: oauth.services.tokens, replay })
+  const merchantApi = merchantApiFeature({
+    clock,
+    keys: reportingKeys,
+    organizations,
+    tokens: oauth.services.tokens,
+    replay,
+    // In the sandbox everyone may sign with the published keys: a flood is counted against its sender's address.
+    limits: { perMinute: config.merchantApiRateLimitPerMinute, perSource: config.mode === 'sandbox' },
+  })
   const webhooks = webhooksFeature({
     db,
     clock,
