@@ -32,7 +32,7 @@ const BASE_HEADERS = { 'x-svc-key': 'sandbox-key-finapi', 'user-agent': 'finapi-
 /** `finapi serve` from the compiled build with npm start's defaults, its log lines (one per request) to /dev/null. */
 async function startFinapi(): Promise<{ child: ChildProcess; url: string }> {
   const port = await freePort()
-  const env = { PATH: process.env['PATH'] ?? '', PORT: String(port), DATABASE_URL: `sqlite:${join(mkdtempSync(join(tmpdir(), 'finapi-bench-')), 'bench.db')}`, RATE_LIMIT_PER_MINUTE: '100000000' }
+  const env = { PATH: process.env['PATH'] ?? '', PORT: String(port), DATABASE_URL: `sqlite:${join(mkdtempSync(join(tmpdir(), 'finapi-bench-')), 'bench.db')}`, RATE_LIMIT_PER_MINUTE: '100000000', MERCHANT_API_RATE_LIMIT_PER_MINUTE: '100000000' }
   const child = spawn(process.execPath, [BIN, 'serve'], { env, stdio: ['ignore', openSync('/dev/null', 'w'), 'inherit'] })
   const url = `http://127.0.0.1:${port}`
   for (;;) {

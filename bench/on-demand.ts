@@ -153,7 +153,7 @@ async function run(dialect: string) {
     if (dialect === 'postgres') await sql`vacuum analyze`.execute(db.kysely)
 
     const port = await freePort()
-    const env = { PATH: process.env['PATH'] ?? '', PORT: String(port), DATABASE_URL: database.url, RATE_LIMIT_PER_MINUTE: '100000000' }
+    const env = { PATH: process.env['PATH'] ?? '', PORT: String(port), DATABASE_URL: database.url, RATE_LIMIT_PER_MINUTE: '100000000', MERCHANT_API_RATE_LIMIT_PER_MINUTE: '100000000' }
     const server = spawn(process.execPath, [BIN, 'serve'], { env, stdio: ['ignore', openSync('/dev/null', 'w'), 'inherit'] })
     children.push(server)
     const url = `http://127.0.0.1:${port}`

@@ -44,8 +44,8 @@ async function startFinapi(): Promise<{ child: ChildProcess; url: string }> {
     PORT: String(port),
     DATABASE_URL: process.env['SOAK_DATABASE_URL'] ?? `sqlite:${join(dir, 'soak.db')}`,
     LOG_LEVEL: 'info',
-    // The throttles are raised: the soak measures the server, not its refusals. (MERCHANT_API_RATE_LIMIT_PER_MINUTE:
-    // the merchant API's per-key limit, issue 19 item 8, under the name it is expected to have.)
+    // The throttles are raised: the soak measures the server, not its refusals (/v2's per key, the merchant API's per
+    // credential).
     RATE_LIMIT_PER_MINUTE: '100000000',
     MERCHANT_API_RATE_LIMIT_PER_MINUTE: '100000000',
   }

@@ -50,7 +50,7 @@ function startReceiver(): Promise<{ child: ChildProcess; url: string }> {
 
 async function startFinapi(databaseUrl: string): Promise<{ child: ChildProcess; url: string }> {
   const port = await freePort()
-  const env = { PATH: process.env['PATH'] ?? '', PORT: String(port), DATABASE_URL: databaseUrl, JOBS_POLL_MS: '50', RATE_LIMIT_PER_MINUTE: '100000000' }
+  const env = { PATH: process.env['PATH'] ?? '', PORT: String(port), DATABASE_URL: databaseUrl, JOBS_POLL_MS: '50', RATE_LIMIT_PER_MINUTE: '100000000', MERCHANT_API_RATE_LIMIT_PER_MINUTE: '100000000' }
   // BENCH_NODE_ARGS: e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof` to profile the server.
   const nodeArgs = (process.env['BENCH_NODE_ARGS'] ?? '').split(' ').filter(Boolean)
   const child = spawn(process.execPath, [...nodeArgs, BIN, 'serve'], { env, stdio: ['ignore', openSync('/dev/null', 'w'), 'inherit'] })

@@ -77,7 +77,10 @@ export const PROSE: Record<string, FamilyProse> = {
       NOT_MODIFIED:
         '`PUT /reporting/v3/report-subscriptions` with an unchanged subscription; `POST /reporting/v3/reports` identical to a ' +
         'request already made. No body.',
-      TOO_MANY_REQUESTS: 'A call refused by a rate limit (the `rate_limited` kind); `Retry-After` says when to retry.',
+      TOO_MANY_REQUESTS:
+        'More than `MERCHANT_API_RATE_LIMIT_PER_MINUTE` calls in a minute with one credential (a reporting key, a JWT ' +
+        'certificate, an OAuth client for one organization; in sandbox mode from one source address), on any route of ' +
+        'this family; `details` and `Retry-After` say when to retry (see [limits](../security.md#limits)).',
       SERVICE_UNAVAILABLE:
         'A service the call needs is unavailable (the `unavailable` and `maintenance` kinds). The maintenance switch ' +
         '(`finapi maintenance on`) is the banking interface\'s and does not stop this family.',

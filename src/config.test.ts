@@ -9,9 +9,11 @@ describe('loadConfig', () => {
   })
 
   it('parses numbers and accepts PostgreSQL URLs', () => {
-    const config = loadConfig({ PORT: '8080', RATE_LIMIT_PER_MINUTE: '50', DATABASE_URL: 'postgres://u@h/db' })
+    const config = loadConfig({ PORT: '8080', RATE_LIMIT_PER_MINUTE: '50', MERCHANT_API_RATE_LIMIT_PER_MINUTE: '70', DATABASE_URL: 'postgres://u@h/db' })
     expect(config.port).toBe(8080)
     expect(config.rateLimitPerMinute).toBe(50)
+    expect(config.merchantApiRateLimitPerMinute).toBe(70)
+    expect(loadConfig({}).merchantApiRateLimitPerMinute).toBe(1000)
     expect(config.databaseUrl).toBe('postgres://u@h/db')
   })
 
@@ -44,6 +46,7 @@ describe('loadConfig', () => {
     ['PORT', '70000'],
     ['MODE', 'staging'],
     ['RATE_LIMIT_PER_MINUTE', '0'],
+    ['MERCHANT_API_RATE_LIMIT_PER_MINUTE', '0'],
     ['DATABASE_URL', 'mysql://x'],
     ['LOG_LEVEL', 'loud'],
     ['SANDBOX_API_KEY', 'short'],

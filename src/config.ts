@@ -22,6 +22,7 @@ const EnvSchema = Type.Object({
   SANDBOX_API_KEY: Type.Optional(Type.String({ minLength: 8, maxLength: 256 })),
   SANDBOX_STRICT_TOKENS: Type.Enum(['true', 'false'], { default: 'false' }),
   RATE_LIMIT_PER_MINUTE: Type.Integer({ minimum: 1, default: 1000 }),
+  MERCHANT_API_RATE_LIMIT_PER_MINUTE: Type.Integer({ minimum: 1, default: 1000 }),
   BODY_LIMIT_BYTES: Type.Integer({ minimum: 1024, maximum: 10_485_760, default: 65_536 }),
   TRUST_PROXY: Type.Optional(Type.String({ pattern: '^(true|false|\\d{1,2}|[0-9a-fA-F.:/]+(,[0-9a-fA-F.:/]+)*)$' })),
   LOG_FORMAT: Type.Enum(['auto', 'json', 'pretty'], { default: 'auto' }),
@@ -69,6 +70,11 @@ export interface Config {
    */
   readonly sandboxStrictTokens: boolean
   readonly rateLimitPerMinute: number
+  /**
+   * Calls a minute per credential (reporting key, JWT certificate, OAuth client and organization) on every route of
+   * the merchant API family; in the sandbox per credential and source address. Per process.
+   */
+  readonly merchantApiRateLimitPerMinute: number
   readonly bodyLimitBytes: number
   readonly logLevel: string
   /**
@@ -216,6 +222,7 @@ export function loadConfig(env: Env): Config {
     sandboxApiKey: e.MODE === 'sandbox' ? (e.SANDBOX_API_KEY ?? DEFAULT_SANDBOX_API_KEY) : undefined,
     sandboxStrictTokens: e.SANDBOX_STRICT_TOKENS === 'true',
     rateLimitPerMinute: e.RATE_LIMIT_PER_MINUTE,
+    merchantApiRateLimitPerMinute: e.MERCHANT_API_RATE_LIMIT_PER_MINUTE,
     bodyLimitBytes: e.BODY_LIMIT_BYTES,
     logLevel: e.LOG_LEVEL,
     trustProxy: parseTrustProxy(e.TRUST_PROXY),

@@ -141,7 +141,16 @@ export function createServices(config: Config, infrastructure: Infrastructure, o
   // importing OAuth; reporting and webhooks both stand on it.
   // The docs page signs "Try it out" calls with the published sandbox keys; production ships neither script nor keys.
   const docsSigningKeys = config.mode === 'sandbox' ? SANDBOX_REPORTING_KEYS : undefined
-  const merchantApi = merchantApiFeature({ clock, keys: reportingKeys, organizations, tokens: oauth.services.tokens, replay, docsSigningKeys })
+  const merchantApi = merchantApiFeature({
+    clock,
+    keys: reportingKeys,
+    organizations,
+    tokens: oauth.services.tokens,
+    replay,
+    docsSigningKeys,
+    // In the sandbox everyone may sign with the published keys: a flood is counted against its sender's address.
+    limits: { perMinute: config.merchantApiRateLimitPerMinute, perSource: config.mode === 'sandbox' },
+  })
   const webhooks = webhooksFeature({
     db,
     clock,

@@ -2,7 +2,8 @@
 // with one gateway (HTTP Signature, the SDK's JWT, OAuth bearer tokens; the acting organization), one error family
 // and body, and one count of refusals. It has no routes: each feature of the family registers the gateway into its
 // own scope and answers in the family's errors, both handed to it by the composition root. The credentials it
-// remembers (JWT ids, signatures of writes) go to the platform's replay guard.
+// remembers (JWT ids, signatures of writes) go to the platform's replay guard; its calls per credential are counted
+// here, once for the whole family (auth/throttle.ts).
 import type { ReportingKeyService } from '../applications/reporting-keys/service.js'
 import type { AccessTokenResolver } from '../identity/types.js'
 import type { OrganizationService } from '../organizations/service.js'
@@ -13,6 +14,7 @@ import type { ErrorFamily } from '../platform/http/error-family.js'
 import type { ReplayGuard } from '../platform/replay-guard.js'
 import { docsSignerScript, type DocsSigningKey } from './docs-signer.js'
 import { createReportingAuthenticator, type ReportingAuthFailure } from './auth/authenticate.js'
+import { createCallerThrottle, type MerchantApiLimits } from './auth/throttle.js'
 import { reportingErrors } from './errors.js'
 import type { ReportingGatewayOptions } from './gateway.js'
 
@@ -33,12 +35,16 @@ export interface MerchantApiDeps {
   replay: Pick<ReplayGuard, 'spend'>
   /** Sandbox mode only: the published keys the docs page signs "Try it out" calls with (docs-signer.ts). */
   docsSigningKeys?: readonly DocsSigningKey[]
+  /** Calls a minute per credential on every route of the family (per process). */
+  limits: MerchantApiLimits
 }
 
 export function merchantApiFeature(deps: MerchantApiDeps): Feature<MerchantApi> {
   const { clock } = deps
   const failures = new LabelledCounter<ReportingAuthFailure>('reporting_authentication_failures_total', 'Reporting calls refused as unauthenticated, by reason', 'reason')
-  const authenticator = createReportingAuthenticator({ keys: deps.keys, organizations: deps.organizations, tokens: deps.tokens, replay: deps.replay, clock })
+  // One authenticator, so one throttle, for every scope the gateway is registered in (reporting's and the webhooks').
+  const throttle = createCallerThrottle(deps.limits, clock)
+  const authenticator = createReportingAuthenticator({ keys: deps.keys, organizations: deps.organizations, tokens: deps.tokens, replay: deps.replay, throttle, clock })
   return {
     name: 'merchant-api',
     services: { gateway: { authenticator, organizations: deps.organizations, failures }, errors: reportingErrors(clock) },

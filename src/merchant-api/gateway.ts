@@ -2,14 +2,15 @@
 // scope: every call is authenticated (auth/authenticate.ts: HTTP Signature, the SDK's JWT, or an OAuth bearer
 // token) before anything else is read, the body is checked against its signed digest before it is parsed, and the
 // organization the call acts for is resolved, with an optional `organizationId` below it. Every authentication
-// failure answers the same 401; the reason is only counted (in the log and on /metrics).
+// failure answers the same 401; the reason is only counted (in the log and on /metrics). A credential beyond its
+// calls a minute (auth/throttle.ts) answers 429 with Retry-After in the reporting error body.
 import { Readable } from 'node:stream'
 import type { FastifyRequest } from 'fastify'
 import fp from 'fastify-plugin'
 import { Type } from 'typebox'
 import { ORGANIZATION_ID_PATTERN, type OrganizationService } from '../organizations/service.js'
 import type { LabelledCounter } from '../platform/counters.js'
-import { invalid, notFound, unauthenticated } from '../platform/errors.js'
+import { invalid, notFound, rateLimited, unauthenticated } from '../platform/errors.js'
 import { documentContract, firstHeader, type GatewayContract } from '../platform/http/gateway-contract.js'
 import type { ActingOrganization, ReportingAuthFailure, ReportingAuthenticator } from './auth/authenticate.js'
 import { digestMatches, type SignedRequest } from './auth/http-signature.js'
@@ -36,11 +37,11 @@ export interface ReportingGatewayOptions {
 /** The `organizationId` every reporting operation accepts (the reference's pattern and length). */
 export const ORGANIZATION_ID_PARAM = Type.String({ pattern: ORGANIZATION_ID_PATTERN, minLength: 1, maxLength: 32, description: 'Act for this organization: your own or one below it' })
 
-/** The gateway's rules in each route's schema: the three schemes, `organizationId`, the 401 and 404. */
+/** The gateway's rules in each route's schema: the three schemes, `organizationId`, the 401, 404 and 429. */
 const CONTRACT: GatewayContract = {
   security: [{ httpSignature: [] }, { jwt: [] }, { oauth2: ['reporting'] }],
   parameter: { name: 'organizationId', schema: ORGANIZATION_ID_PARAM, required: false, first: false },
-  responses: { 401: errorResponse('UNAUTHORIZED'), 404: errorResponse('NOT_FOUND') },
+  responses: { 401: errorResponse('UNAUTHORIZED'), 404: errorResponse('NOT_FOUND'), 429: errorResponse('TOO_MANY_REQUESTS') },
 }
 
 export const reportingGateway = fp<ReportingGatewayOptions>(async (scope, opts) => {
@@ -57,10 +58,13 @@ export const reportingGateway = fp<ReportingGatewayOptions>(async (scope, opts) 
   }
 
   scope.addHook('onRequest', async (request) => {
-    const signed: SignedRequest = { method: request.method, url: request.raw.url ?? request.url, header: (name) => firstHeader(request, name) }
+    const signed: SignedRequest = { method: request.method, url: request.raw.url ?? request.url, header: (name) => firstHeader(request, name), source: request.ip }
     // Without Authorization, the signature path as it always was: a signed call pays nothing for the other schemes.
     const authorization = firstHeader(request, 'authorization')
     const result = authorization === undefined ? await authenticator.signature(signed) : await authenticator.bearer(signed, authorization)
+    if (!result.ok && result.reason === 'throttled') {
+      throw rateLimited(`too many calls with this credential; retry after ${result.retryAfter} seconds`, { headers: { 'retry-after': String(result.retryAfter) } })
+    }
     if (!result.ok) throw refuse(request, result.reason)
     if (result.digest !== undefined) pendingDigest.set(request, result.digest)
     request.actingOrganization = result.acting

@@ -14,6 +14,20 @@ describe('createThrottle', () => {
     expect(throttle.take('a').allowed).toBe(true) // a new window
   })
 
+  it('peeks without counting: allowance left, or the wait once the window is full', () => {
+    const clock = new FakeClock(0)
+    const throttle = createThrottle(2, 60_000, clock)
+    expect(throttle.peek('a')).toEqual({ allowed: true, limit: 2, remaining: 2, resetSeconds: 60 })
+    throttle.take('a')
+    expect(throttle.peek('a')).toEqual({ allowed: true, limit: 2, remaining: 1, resetSeconds: 60 })
+    expect(throttle.peek('a')).toEqual({ allowed: true, limit: 2, remaining: 1, resetSeconds: 60 })
+    throttle.take('a')
+    clock.advance(45_000)
+    expect(throttle.peek('a')).toEqual({ allowed: false, limit: 2, remaining: 0, resetSeconds: 15 })
+    clock.advance(15_000)
+    expect(throttle.peek('a').allowed).toBe(true)
+  })
+
   it('counts each key on its own', () => {
     const throttle = createThrottle(1, 60_000, new FakeClock(0))
     expect(throttle.take('a').allowed).toBe(true)

@@ -13,7 +13,10 @@ export interface ThrottleDecision {
 }
 
 export interface Throttle {
+  /** Counts one call of `key` and answers whether it is within the limit. */
   take(key: string): ThrottleDecision
+  /** Whether `key` has allowance left, counting nothing: a check before work that may not be counted yet. */
+  peek(key: string): ThrottleDecision
 }
 
 /**
@@ -40,6 +43,12 @@ export function createThrottle(limit: number, windowMs: number, clock: Clock): T
       const allowed = window.count < limit
       if (allowed) window.count++
       return { allowed, limit, remaining: limit - window.count, resetSeconds: Math.max(1, Math.ceil((window.endsAt - now) / 1000)) }
+    },
+    peek(key) {
+      const now = clock.nowMs()
+      const window = windows.get(key)
+      if (!window || window.endsAt <= now) return { allowed: true, limit, remaining: limit, resetSeconds: Math.max(1, Math.ceil(windowMs / 1000)) }
+      return { allowed: window.count < limit, limit, remaining: limit - window.count, resetSeconds: Math.max(1, Math.ceil((window.endsAt - now) / 1000)) }
     },
   }
 }

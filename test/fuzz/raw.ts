@@ -12,8 +12,9 @@ import type { FuzzCase } from './wire.js'
  */
 export const LIMITS = { HEADERS_TIMEOUT_MS: 1_000, REQUEST_TIMEOUT_MS: 2_000, BODY_MIN_BYTES_PER_SECOND: 50, BODY_RATE_WINDOW_MS: 1_000, OUTBOUND_TIMEOUT_MS: 1_000 }
 /**
- * The throttles a campaign raises so that they do not hide the rest: the gateway's per-minute limit and OAuth's
- * sign-in and client-call guessing limits (issue 10), which would otherwise answer most of the campaign's sign-ins 429.
+ * The throttles a campaign raises so that they do not hide the rest: the /v2 gateway's per-minute limit, OAuth's
+ * sign-in and client-call guessing limits (issue 10), which would otherwise answer most of the campaign's sign-ins
+ * 429, and the merchant API's calls per credential (issue 19 item 8), which would answer most of its signed calls 429.
  */
 export const THROTTLES_RAISED = {
   RATE_LIMIT_PER_MINUTE: 1_000_000,
@@ -21,7 +22,6 @@ export const THROTTLES_RAISED = {
   OAUTH_SIGN_IN_PER_CLIENT_PER_MINUTE: 1_000_000,
   OAUTH_CLIENT_CALLS_PER_MINUTE: 1_000_000,
   OAUTH_CLIENT_CALLS_PER_CLIENT_PER_MINUTE: 1_000_000,
-  // The merchant API's per-key throttle (issue 19 item 8), under the name it is expected to have; ignored until then.
   MERCHANT_API_RATE_LIMIT_PER_MINUTE: 1_000_000,
 }
 

@@ -104,11 +104,11 @@ describe('the OpenAPI document', () => {
   it('lists the five on-demand operations with their bodies per format and their errors', async () => {
     const doc = (await t.call('GET', '/openapi.json')).json
     const ops = {
-      '/reporting/v3/purchase-refund-details': ['getPurchaseAndRefundDetails', ['200', '400', '401', '404', '500'], ['application/json', 'application/hal+json', 'text/csv', 'application/xml']],
-      '/reporting/v3/net-fundings': ['getNetFundingDetails', ['200', '400', '401', '403', '404', '500'], ['application/json', 'application/hal+json']],
-      '/reporting/v3/payment-batch-summaries': ['getPaymentBatchSummary', ['200', '400', '401', '404'], ['application/json', 'application/hal+json']],
-      '/reporting/v3/conversion-details': ['getConversionDetail', ['200', '400', '401', '404'], ['application/json', 'application/hal+json', 'text/csv', 'application/xml']],
-      '/reporting/v3/notification-of-changes': ['getNotificationOfChangeReport', ['200', '400', '401', '404', '500'], ['application/json', 'application/hal+json']],
+      '/reporting/v3/purchase-refund-details': ['getPurchaseAndRefundDetails', ['200', '400', '401', '404', '429', '500'], ['application/json', 'application/hal+json', 'text/csv', 'application/xml']],
+      '/reporting/v3/net-fundings': ['getNetFundingDetails', ['200', '400', '401', '403', '404', '429', '500'], ['application/json', 'application/hal+json']],
+      '/reporting/v3/payment-batch-summaries': ['getPaymentBatchSummary', ['200', '400', '401', '404', '429'], ['application/json', 'application/hal+json']],
+      '/reporting/v3/conversion-details': ['getConversionDetail', ['200', '400', '401', '404', '429'], ['application/json', 'application/hal+json', 'text/csv', 'application/xml']],
+      '/reporting/v3/notification-of-changes': ['getNotificationOfChangeReport', ['200', '400', '401', '404', '429', '500'], ['application/json', 'application/hal+json']],
     } as const
     for (const [path, [operationId, statuses, types]] of Object.entries(ops)) {
       const op = doc.paths[path].get

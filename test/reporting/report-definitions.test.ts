@@ -108,7 +108,7 @@ describe('definition errors', () => {
     const doc = (await t.call('GET', '/openapi.json')).json
     const op = doc.paths['/reporting/v3/report-definitions/{reportDefinitionName}'].get
     expect(op.operationId).toBe('getResourceInfoByReportDefinition')
-    expect(Object.keys(op.responses).sort()).toEqual(['200', '400', '401', '404'])
+    expect(Object.keys(op.responses).sort()).toEqual(['200', '400', '401', '404', '429'])
     expect(op.parameters).toContainEqual(expect.objectContaining({ name: 'organizationId', in: 'query' }))
     expect(doc.paths['/reporting/v3/report-definitions'].get.operationId).toBe('getResourceV2Info')
   })

@@ -114,7 +114,7 @@ describe('tenancy', () => {
     const doc = (await t.call('GET', '/openapi.json')).json
     const put = doc.paths['/reporting/v3/report-subscriptions'].put
     expect(put.operationId).toBe('createSubscription')
-    expect(Object.keys(put.responses).sort()).toEqual(['200', '304', '400', '401', '404'])
+    expect(Object.keys(put.responses).sort()).toEqual(['200', '304', '400', '401', '404', '429'])
     expect(JSON.stringify(put.responses['400'])).toContain('localizationKey')
     expect(doc.paths['/reporting/v3/report-subscriptions'].get.operationId).toBe('getAllSubscriptions')
     expect(doc.paths['/reporting/v3/report-subscriptions/{reportName}'].get.operationId).toBe('getSubscription')

@@ -6,6 +6,7 @@ import type { LookupAll } from '../../src/platform/outbound-http.js'
 import { FakeClock, startTestApp, type TestApp } from '../support/harness.js'
 import { INVOICE_PAID, startReceiver, subscriptionBody, type Receiver } from '../support/webhooks.js'
 import { ALLOWED, REFUSED } from '../support/addresses.js'
+import { TESTREST_KEY, signedCall } from '../support/reporting.js'
 
 const acting = { id: 'testrest', authenticatedId: 'testrest' }
 let receiver: Receiver
@@ -118,6 +119,56 @@ describe('addresses that embed or translate an IPv4 address, and the deprecated 
     it.each(ALLOWED)('accepts %s (%s)', async (address) => {
       const url = `${scheme}://${host(address)}/hook`
       expect((await createWith(t, url, { healthCheckUrl: url })).status).toBe('ACTIVE')
+    })
+  })
+})
+
+describe("through the signed API: the issue's three addresses as webhookUrl and healthCheckUrl, created and updated", () => {
+  // Issue 19 item 7's reproducers: IPv4-translated loopback, site-local, and 6to4 embedding 127.0.0.1.
+  const ADDRESSES = ['[::ffff:0:127.0.0.1]', '[fec0::1]', '[2002:7f00:1::]']
+  const production = { MODE: 'production', SECRETS_KEY: 'a-production-secret-of-at-least-32-characters' }
+  describe.each([
+    ['in production', production, 'https'],
+    ['in the sandbox with private networks refused', { WEBHOOK_ALLOWED_NETWORKS: 'none' }, 'http'],
+  ])('%s', (_name, env, scheme) => {
+    let t: TestApp
+    let key = TESTREST_KEY
+    let webhookId: string
+    const path = '/notification-subscriptions/v2/webhooks'
+    const send = (method: string, to: string, body: unknown) => signedCall(t, { method, path: to, body: JSON.stringify(body), key })
+    beforeAll(async () => {
+      t = await startTestApp({ clock: new FakeClock(Date.now()), env, webhooks: { lookup } })
+      if (env === production) {
+        await t.app.services.organizations.create({ id: 'testrest', type: 'merchant' })
+        const created = await t.app.services.reportingKeys.create('testrest')
+        key = { id: created.key.id, secret: created.secret, org: 'testrest' }
+      }
+      await t.app.services.webhooks.keys.save(acting, {})
+      const res = await send('POST', path, subscriptionBody(`${scheme}://public.example`))
+      expect(res.status, res.text).toBe(201)
+      webhookId = (res.json as { webhookId: string }).webhookId
+    })
+    afterAll(() => t.close())
+
+    /** 400 in the reporting error body, naming the field and the address the URL's host is. */
+    const expectRefusedUrl = (res: { status: number; text: string; json: unknown }, field: string) => {
+      expect(res.status, res.text).toBe(400)
+      expect(res.json).toEqual({
+        submitTimeUtc: expect.any(String),
+        reason: 'INVALID_DATA',
+        message: 'One or more fields contains invalid data',
+        details: [{ field, reason: expect.stringContaining('a private, loopback, link-local or metadata address') }],
+      })
+    }
+
+    it.each(ADDRESSES)('refuses %s when a subscription is created and when it is updated, and stores nothing', async (host) => {
+      const url = `${scheme}://${host}/hook`
+      expectRefusedUrl(await send('POST', path, subscriptionBody(`${scheme}://public.example`, { webhookUrl: url })), 'webhookUrl')
+      expectRefusedUrl(await send('POST', path, subscriptionBody(`${scheme}://public.example`, { healthCheckUrl: url })), 'healthCheckUrl')
+      expectRefusedUrl(await send('PATCH', `${path}/${webhookId}`, { webhookUrl: url }), 'webhookUrl')
+      expectRefusedUrl(await send('PATCH', `${path}/${webhookId}`, { healthCheckUrl: url }), 'healthCheckUrl')
+      const list = await signedCall(t, { method: 'GET', path, key })
+      expect((list.json as { webhookUrl: string; healthCheckUrl?: string }[]).map((w) => [w.webhookUrl, w.healthCheckUrl])).toEqual([[`${scheme}://public.example/hooks`, undefined]])
     })
   })
 })

@@ -14,6 +14,7 @@ import { sha256Hex } from '../../platform/crypto.js'
 import type { ReplayGuard } from '../../platform/replay-guard.js'
 import { checkRequest, MAX_CLOCK_SKEW_MS, verifySignature, type SignatureFailure, type SignedRequest } from './http-signature.js'
 import { checkJwtClaims, looksLikeJwt, parseJwt, verifyJwtSignature, type JwtFailure } from './jwt.js'
+import { TokenCredentials, type CallerThrottle } from './throttle.js'
 
 /** The scope an OAuth access token needs on the reporting interface. */
 export const REPORTING_SCOPE = 'reporting'
@@ -52,7 +53,11 @@ export interface ActingOrganization {
   credentialOrganizationId: string
 }
 
-export type Authentication = { ok: true; acting: ActingOrganization; digest: string | undefined } | { ok: false; reason: ReportingAuthFailure }
+export type Authentication =
+  | { ok: true; acting: ActingOrganization; digest: string | undefined }
+  | { ok: false; reason: ReportingAuthFailure }
+  /** The credential has used its allowance: answered 429 with Retry-After, whether or not it would verify. */
+  | { ok: false; reason: 'throttled'; retryAfter: number }
 
 export interface ReportingAuthenticatorDeps {
   keys: Pick<ReportingKeyService, 'signingKey' | 'certificates'>
@@ -61,6 +66,8 @@ export interface ReportingAuthenticatorDeps {
   tokens: Pick<AccessTokenResolver, 'find'>
   /** The one memory of credentials already used (JWT ids, signatures of writes), shared across processes. */
   replay: Pick<ReplayGuard, 'spend'>
+  /** Calls per credential (throttle.ts): checked before verification, counted once the credential is verified. */
+  throttle: CallerThrottle
   clock: Clock
 }
 
@@ -72,9 +79,11 @@ export interface ReportingAuthenticator {
 }
 
 const refuse = (reason: ReportingAuthFailure): Authentication => ({ ok: false, reason })
+const throttled = (retryAfter: number): Authentication => ({ ok: false, reason: 'throttled', retryAfter })
 
 export function createReportingAuthenticator(deps: ReportingAuthenticatorDeps): ReportingAuthenticator {
-  const { keys, organizations, tokens, replay, clock } = deps
+  const { keys, organizations, tokens, replay, throttle, clock } = deps
+  const tokenCredentials = new TokenCredentials()
 
   async function jwt(token: string, request: SignedRequest): Promise<Authentication> {
     const parsed = parseJwt(token)
@@ -85,6 +94,10 @@ export function createReportingAuthenticator(deps: ReportingAuthenticatorDeps): 
     const checked = checkJwtClaims(jwt.claims, request, now)
     if (!checked.ok) return checked
     const { claims } = checked
+    // A shared secret's JWT counts against its reporting key, as the key's signatures do; a certificate's by its kid.
+    const credential = jwt.alg === 'HS256' ? `key ${jwt.kid}` : `certificate ${jwt.kid}`
+    const spent = throttle.over(credential, request.source)
+    if (spent !== undefined) return throttled(spent)
     let signer: { id: string; organizationId: string }
     // The algorithm picks where the kid is looked up, so a certificate can never serve as an HMAC secret.
     if (jwt.alg === 'HS256') {
@@ -101,6 +114,9 @@ export function createReportingAuthenticator(deps: ReportingAuthenticatorDeps): 
       signer = certificate
     }
     if (claims.issuer !== signer.organizationId) return refuse('jwt_issuer')
+    // Counted once verified, before the database is asked anything more and before the jti is spent (a 429 spends none).
+    const wait = throttle.take(credential, request.source)
+    if (wait !== undefined) return throttled(wait)
     // The SDK sends no v-c-merchant-id header with a JWT; one that is sent must agree with the signed claim.
     const header = request.header('v-c-merchant-id')
     if (header !== undefined && header !== claims.merchantId) return refuse('merchant_mismatch')
@@ -134,7 +150,12 @@ export function createReportingAuthenticator(deps: ReportingAuthenticatorDeps): 
 
   async function oauth(token: string, request: SignedRequest): Promise<Authentication> {
     if (!ACCESS_TOKEN.test(token)) return refuse('bad_token')
-    const found = await tokens.find(sha256Hex(token))
+    const hash = sha256Hex(token)
+    // A token seen before is checked against its credential's allowance before it is looked up.
+    const known = tokenCredentials.get(hash)
+    const spent = known === undefined ? undefined : throttle.over(known, request.source)
+    if (spent !== undefined) return throttled(spent)
+    const found = await tokens.find(hash)
     if (!found) return refuse('unknown_token')
     // Expired, revoked (itself, its grant, its client), or a refresh token sent as an access token.
     if (!found.active) return refuse('inactive_token')
@@ -144,6 +165,11 @@ export function createReportingAuthenticator(deps: ReportingAuthenticatorDeps): 
     if (found.jkt !== null) return refuse('dpop_bound_token')
     const organization = found.organizationId
     if (organization === null) return refuse('no_organization')
+    // Per client and the organization its grant is for: a partner's client has one allowance per merchant that allowed it.
+    const credential = `oauth ${found.clientId} ${organization}`
+    tokenCredentials.set(hash, credential)
+    const wait = throttle.take(credential, request.source)
+    if (wait !== undefined) return throttled(wait)
     // Like a meta key: a v-c-merchant-id header may name the token's organization or one below it.
     const merchant = request.header('v-c-merchant-id') ?? organization
     if (merchant !== organization && !(await organizations.mayActFor(organization, merchant))) return refuse('merchant_not_allowed')
@@ -155,9 +181,16 @@ export function createReportingAuthenticator(deps: ReportingAuthenticatorDeps): 
     async signature(request) {
       const checked = checkRequest(request, clock.now())
       if (!checked.ok) return checked
+      // Before the key's row and the HMAC: a spent allowance is refused for the price of a map lookup.
+      const credential = `key ${checked.params.keyId}`
+      const spent = throttle.over(credential, request.source)
+      if (spent !== undefined) return throttled(spent)
       const key = await keys.signingKey(checked.params.keyId)
       if (!key) return refuse('unknown_key')
       if (!verifySignature(request, checked.params, key)) return refuse('bad_signature')
+      // Counted once verified, before the database is asked anything more and before the signature is spent.
+      const wait = throttle.take(credential, request.source)
+      if (wait !== undefined) return throttled(wait)
       if (!(await organizations.mayActFor(key.organizationId, checked.merchantId))) return refuse('merchant_not_allowed')
       // Last, so only a signature that would otherwise be admitted is spent.
       if (!(await spendSignature(key.id, checked.params.signature, checked.signedAt, request.method))) return refuse('signature_replayed')

@@ -117,6 +117,8 @@ export interface SignedRequest {
   method: string
   url: string
   header(name: string): string | undefined
+  /** The caller's address (request.ip): the sandbox's throttle counts per credential and address. */
+  source?: string
 }
 
 export type Checked =
