@@ -34,7 +34,7 @@ const count = async (table: 'webhook_events' | 'webhook_keys' | 'replay_guard', 
   return Number((await query.executeTakeFirstOrThrow()).n)
 }
 
-describe.each(WRITES)('a replayed signed write: $route', (route: MerchantRoute) => {
+describe.each(WRITES.map((r) => [r.route, r] as const))('a replayed signed write: %s', (_name, route: MerchantRoute) => {
   it('is refused as any bad signature is, while its date is in the window; signed anew it passes', async () => {
     t.clock.advance(1000)
     const { method, path, body } = await requestFor(route)
@@ -48,7 +48,7 @@ describe.each(WRITES)('a replayed signed write: $route', (route: MerchantRoute) 
   })
 })
 
-describe.each(READS)('a signed read sent again: $route', (route: MerchantRoute) => {
+describe.each(READS.map((r) => [r.route, r] as const))('a signed read sent again: %s', (_name, route: MerchantRoute) => {
   it('is answered every time', async () => {
     t.clock.advance(1000)
     const { method, path } = await requestFor(route)
