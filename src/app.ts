@@ -3,7 +3,7 @@
 // family in its own scope with its own error contract. The server entry and the test harness both call buildApp,
 // so tests run the same app on a fresh database and a fake clock.
 import { readFileSync } from 'node:fs'
-import Fastify, { type FastifyBaseLogger } from 'fastify'
+import Fastify, { type FastifyBaseLogger, type RouteOptions } from 'fastify'
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
 import type { Logger } from 'pino'
 import type { Config } from './config.js'
@@ -36,6 +36,11 @@ export interface AppDeps extends Infrastructure, ServiceOptions {
   services?: Services
   /** How often each process re-reads shared switches such as maintenance. */
   settingsPollMs?: number
+  /**
+   * Told of every route as it is registered, before any other route hook (the security suite's coverage check
+   * lists the routes a real app serves with it).
+   */
+  onRoute?: (route: RouteOptions) => void
 }
 
 declare module 'fastify' {
@@ -87,6 +92,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
       return answerFrameworkError(error, request, reply)
     },
   }).withTypeProvider<TypeBoxTypeProvider>()
+  if (deps.onRoute) app.addHook('onRoute', deps.onRoute)
   app.server.maxConnections = config.maxConnections
   app.server.on('checkExpectation', expectationHandler(families, log))
   app.server.on('connect', connectHandler(families, log))

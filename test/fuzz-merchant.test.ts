@@ -16,7 +16,8 @@ import { authenticate, JWT_FAULTS, OAUTH_FAULTS, SIGNATURE_FAULTS } from './fuzz
 import { send, type Auth } from './fuzz/wire.js'
 import { startTestApp, type TestApp } from './support/harness.js'
 import { makeCertificate, type TestCertificate } from './support/reporting-jwt.js'
-import { ROUTES } from './support/reporting-routes.js'
+import { MERCHANT_ROUTES } from './support/security/merchant-routes.js'
+import { split } from './support/security/suite.js'
 
 const SEED = Number(process.env['FUZZ_SEED'] ?? 20_260_619)
 const REQUESTS = Number(process.env['FUZZ_REQUESTS'] ?? 1_500)
@@ -52,12 +53,10 @@ describe('the templates', () => {
   const templates = merchantTemplates(ctx, 1_000)
   const covered = (method: string, pattern: string) => templates.some((tpl) => tpl.method === method && new RegExp(`^${pattern.replace(/\{[^}]+\}|:[A-Za-z]+/g, '[^/]+')}$`).test(tpl.path))
 
-  it('cover every route the security suites list (test/support/reporting-routes.ts), the test-only probe aside', () => {
-    // A route's name is its method and path pattern, under /reporting/v3 unless it names another prefix.
-    const missing = ROUTES.filter((r) => !r.name.endsWith('/probe'))
-      .map((r) => r.name.split(' ') as [string, string])
-      .map(([method, path]) => ({ method, path: MERCHANT_PREFIXES.some((p) => path.startsWith(`${p}/`)) ? path : `/reporting/v3${path}` }))
-      .filter((r) => !covered(r.method, r.path))
+  it('cover every route the security suites list (test/support/security/merchant-routes.ts), the test-only probe aside', () => {
+    const missing = MERCHANT_ROUTES.filter((r) => !r.route.endsWith('/probe'))
+      .map(split)
+      .filter((r) => !covered(r.method, r.pattern))
     expect(missing).toEqual([])
   })
 

@@ -1,122 +1,111 @@
-// The shared security suite: every authenticated banking endpoint, against every way of not being allowed.
-// Runs with SANDBOX_STRICT_TOKENS=true, so the sandbox data is checked as production checks tokens.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+// Banking through the shared security suite: every route under /v2 against every way of not being allowed (the
+// application key missing, wrong or revoked; the customer's token missing, garbage, expired, revoked, of the wrong
+// scope or another family's; maintenance), each answered in the banking envelope, and another customer's account
+// token answered as an unknown one. Runs with SANDBOX_STRICT_TOKENS=true, so the sandbox data is checked as
+// production checks tokens.
+import { afterAll, beforeAll, describe, it } from 'vitest'
 import { SESSION_TTL_MS as ACCESS_TOKEN_TTL_MS } from '../../src/identity/service.js'
 import { CUSTOMER_2, expectStatus, login, withToken } from '../support/banking.js'
 import { startTestApp, type TestApp } from '../support/harness.js'
 import { sandboxTokens } from '../support/oauth.js'
-import { describeSecuritySuite } from '../support/security-suite.js'
+import { MERCHANT_CLIENT, clientCredentialsToken } from '../support/reporting-oauth.js'
+import { BANKING_ROUTES, UNKNOWN_ACCOUNT, accountTokens, prepareBankingSecurity, type BankingRoute } from '../support/security/banking-routes.js'
+import { describeSecuritySuite, split, type Refusal, type Sender } from '../support/security/suite.js'
 
 let t: TestApp
 let customer1Token: string
-let customer1AccountToken: string
-let customer2AccountToken: string
 beforeAll(async () => {
   t = await startTestApp({ env: { SANDBOX_STRICT_TOKENS: 'true' } })
+  await prepareBankingSecurity(t)
   customer1Token = await login(t)
-  customer1AccountToken = (await withToken(t, customer1Token)('GET', '/v2/accounts?v=1')).json.accountsResponse.accounts[0].accountToken
-  const token2 = await login(t, CUSTOMER_2)
-  customer2AccountToken = (await withToken(t, token2)('GET', '/v2/accounts?v=1')).json.accountsResponse.accounts[0].accountToken
 })
 afterAll(() => t.close())
 
-interface Endpoint {
-  name: string
-  method: string
-  path: () => string
-  body?: unknown
-}
+/** Sends the route with these headers over an allowed caller's (a header set to undefined is left off). */
+const send = (route: BankingRoute, headers: Record<string, string | undefined>) => t.call(split(route).method, route.path(), { headers, body: route.body })
+/** An allowed caller: the sandbox key (the harness's default) and, where the route takes one, a fresh token. */
+const allowedHeaders = async (route: BankingRoute): Promise<Record<string, string>> => (route.token ? { authorization: await login(t) } : {})
+const withCredential = (authorization: string | undefined) => (route: BankingRoute) => send(route, { authorization })
+/** A way of refusing that only routes taking a token have. */
+const tokenRoutes = (sendIt: Sender<BankingRoute>) => ({ applies: (route: BankingRoute) => route.token, send: sendIt })
 
-const endpoints: Endpoint[] = [
-  { name: 'DELETE /v2/auth', method: 'DELETE', path: () => '/v2/auth?v=1' },
-  { name: 'POST /v2/token', method: 'POST', path: () => '/v2/token?v=1', body: { tokenRequest: { type: 'softcredential' } } },
-  { name: 'GET /v2/accounts', method: 'GET', path: () => '/v2/accounts?v=1' },
-  { name: 'GET /v2/accounts/balance', method: 'GET', path: () => '/v2/accounts/balance?v=1' },
-  { name: 'GET /v2/accounts/quickBalance', method: 'GET', path: () => '/v2/accounts/quickBalance?v=1' },
-  { name: 'GET /v2/account/{accountToken}', method: 'GET', path: () => `/v2/account/${customer1AccountToken}?v=1` },
-]
-
-describe.each(endpoints)('$name', (endpoint) => {
-  const send = (token: string | undefined, extra: Record<string, string | undefined> = {}) =>
-    withToken(t, token, extra)(endpoint.method, endpoint.path(), endpoint.body)
-
-  it('succeeds with a valid token', async () => {
-    const token = await login(t) // a fresh one: DELETE /v2/auth revokes it
-    expectStatus(await send(token), 200, 'API-200')
-  })
-
-  it('no Authorization → API-448/401', async () => {
-    expectStatus(await send(undefined), 401, 'API-448')
-  })
-
-  it('an empty Authorization → API-448/401', async () => {
-    expectStatus(await send(''), 401, 'API-448')
-  })
-
-  it('a garbage token → API-448/401', async () => {
-    expectStatus(await send('not-a-token-at-all'), 401, 'API-448')
-  })
-
-  it('an expired token → API-448/401', async () => {
-    const token = await login(t)
-    t.clock.advance(ACCESS_TOKEN_TTL_MS)
-    try {
-      expectStatus(await send(token), 401, 'API-448')
-    } finally {
-      t.clock.advance(-ACCESS_TOKEN_TTL_MS)
-    }
-  })
-
-  it('a revoked token → API-448/401', async () => {
-    const token = await login(t)
-    expectStatus(await withToken(t, token)('DELETE', '/v2/auth?v=1'), 200, 'API-200')
-    expectStatus(await send(token), 401, 'API-448')
-  })
-
-  it('the valid token still works after all those refusals', async () => {
-    expectStatus(await withToken(t, customer1Token)('GET', '/v2/accounts?v=1'), 200, 'API-200')
-  })
-})
-
-// The refusals every API family shares: no key, a wrong or revoked application key, a token without the scope,
-// maintenance. Each in the banking envelope.
-const REFUSED = {
+const REFUSED: Record<Refusal, readonly [number, string]> = {
   'no key': [400, 'API-420'],
   'wrong key': [403, 'API-440'],
   'revoked application': [403, 'API-440'],
+  'no credential': [401, 'API-448'],
+  'malformed credential': [401, 'API-448'],
+  'wrong secret': [401, 'API-448'],
+  'unknown credential': [401, 'API-448'],
+  'expired credential': [401, 'API-448'],
+  'revoked credential': [401, 'API-448'],
   'wrong scope': [401, 'API-448'],
+  'another family': [401, 'API-448'],
   maintenance: [503, 'API-522'],
-} as const
+}
 
-describeSecuritySuite({
+describeSecuritySuite<BankingRoute>({
   family: 'banking',
-  app: () => t,
-  routes: endpoints,
-  keyHeader: 'x-svc-key',
-  allowed: async () => ({ authorization: await login(t) }),
-  async revokedApplication() {
-    const { application, key } = await t.app.services.applications.create('Revoked meanwhile')
-    const headers = { 'x-svc-key': key, authorization: await login(t) }
-    await t.app.services.applications.revoke(application.id)
-    return headers
+  routes: BANKING_ROUTES,
+  allowed: async (route) => send(route, await allowedHeaders(route)),
+  refusals: {
+    'no key': async (route) => send(route, { ...(await allowedHeaders(route)), 'x-svc-key': undefined }),
+    'wrong key': async (route) => send(route, { ...(await allowedHeaders(route)), 'x-svc-key': 'fk_wrong-key-0000000000' }),
+    async 'revoked application'(route) {
+      const { application, key } = await t.app.services.applications.create('Revoked meanwhile')
+      const headers = { ...(await allowedHeaders(route)), 'x-svc-key': key }
+      await t.app.services.applications.revoke(application.id)
+      return send(route, headers)
+    },
+    'no credential': tokenRoutes(withCredential(undefined)),
+    'malformed credential': tokenRoutes(async (route) => [await withCredential('')(route), await withCredential('not-a-token-at-all')(route)]),
+    'expired credential': tokenRoutes(async (route) => {
+      const token = await login(t)
+      t.clock.advance(ACCESS_TOKEN_TTL_MS)
+      try {
+        return await withCredential(token)(route)
+      } finally {
+        t.clock.advance(-ACCESS_TOKEN_TTL_MS)
+      }
+    }),
+    'revoked credential': tokenRoutes(async (route) => {
+      const token = await login(t)
+      expectStatus(await withToken(t, token)('DELETE', '/v2/auth?v=1'), 200, 'API-200')
+      return withCredential(token)(route)
+    }),
+    'wrong scope': tokenRoutes(async (route) => withCredential((await sandboxTokens(t, undefined, 'reporting')).access_token)(route)),
+    // A merchant API token (the reporting client's, client_credentials): it acts for an organization, never a customer.
+    'another family': tokenRoutes(async (route) => {
+      const { access_token } = await clientCredentialsToken(t, MERCHANT_CLIENT)
+      return [await withCredential(access_token)(route), await withCredential(`Bearer ${access_token}`)(route)]
+    }),
   },
-  wrongScope: async () => ({ authorization: (await sandboxTokens(t, undefined, 'reporting')).access_token }),
   expectAllowed: (res) => expectStatus(res, 200, 'API-200'),
   expectRefused: (res, refusal) => expectStatus(res, REFUSED[refusal][0], REFUSED[refusal][1]),
+  maintenance: {
+    set: (on) => t.app.services.maintenance.set(on),
+    async ready(route) {
+      const headers = await allowedHeaders(route)
+      return () => send(route, headers)
+    },
+  },
+  tenancy: {
+    applies: (route) => route.route === 'GET /v2/account/:accountToken',
+    other: async () => withToken(t, await login(t, CUSTOMER_2))('GET', `/v2/account/${accountTokens.first}?v=1`),
+    unknown: async () => withToken(t, await login(t, CUSTOMER_2))('GET', `/v2/account/${UNKNOWN_ACCOUNT}?v=1`),
+    expectUnknown: (res) => expectStatus(res, 404, 'API-404'),
+  },
+  cases: [
+    {
+      title: 'the valid token still works after all those refusals',
+      run: async () => expectStatus(await withToken(t, customer1Token)('GET', '/v2/accounts?v=1'), 200, 'API-200'),
+    },
+  ],
 })
 
 describe("another customer's account token", () => {
-  it('answers exactly as an unknown token does', async () => {
-    const token2 = await login(t, CUSTOMER_2)
-    const other = await withToken(t, token2)('GET', `/v2/account/${customer1AccountToken}?v=1`)
-    const unknown = await withToken(t, token2)('GET', '/v2/account/AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA?v=1')
-    expectStatus(other, 404, 'API-404')
-    expect(other.json).toEqual(unknown.json)
-    expect(other.status).toBe(unknown.status)
-  })
-
-  it('works the other way round too', async () => {
-    const res = await withToken(t, customer1Token)('GET', `/v2/account/${customer2AccountToken}?v=1`)
+  it('is not found the other way round either', async () => {
+    const res = await withToken(t, customer1Token)('GET', `/v2/account/${accountTokens.second}?v=1`)
     expectStatus(res, 404, 'API-404')
   })
 })

@@ -1,5 +1,5 @@
 // The merchant API family's valid requests, for the fuzz engine to mangle: every reporting, webhook-management, event
-// and sandbox route behind the merchant gateway (test/support/reporting-routes.ts lists them for the security suites;
+// and sandbox route behind the merchant gateway (test/support/security/merchant-routes.ts lists them for the security suites;
 // test/fuzz-merchant.test.ts checks each of those, and each operation of /openapi.json under the family's prefixes,
 // has a template here). Each case is authenticated when it is sent (signing.ts): mostly HTTP Signature under
 // testrest's sandbox key, some under testrest_acct's meta key or othermerchant's, some with the SDK's JWT (HS256,

@@ -1,6 +1,7 @@
 // Signed writes are single-use (issue 19, item 4): the same HTTP-Signature-signed POST, PUT, PATCH or DELETE sent
 // again while its date is in the window is refused with the 401 of any bad signature, on every write behind the
-// reporting gateway; a signed read may be sent again (a signature has no nonce, and the SDK sends a download twice).
+// merchant API gateway (test/support/security/merchant-routes.ts); a signed read may be sent again (a signature has
+// no nonce, and the SDK sends a download twice).
 // The two-process race is in signature-processes.test.ts; the JWT's jti rule in security-jwt.test.ts.
 import { request } from 'undici'
 import { createServer, type Server } from 'node:http'
@@ -8,7 +9,7 @@ import type { AddressInfo } from 'node:net'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { FakeClock, startTestApp, type TestApp } from '../support/harness.js'
 import { ACCT_KEY, TESTREST_KEY, signedCall, signedHeaders } from '../support/reporting.js'
-import { ROUTES, bodyOf, expectAllowed, expectRefused, pathOf, prepareSecurityApp, probe, type Route } from '../support/reporting-routes.js'
+import { MERCHANT_ROUTES, expectAllowed, expectRefused, prepareSecurityApp, probe, requestFor, type MerchantRoute } from '../support/security/merchant-routes.js'
 import { webhookApis, createSigningKey } from '../support/webhooks.js'
 
 let t: TestApp
@@ -18,8 +19,8 @@ beforeAll(async () => {
 })
 afterAll(() => t.close())
 
-const WRITES = ROUTES.filter((r) => r.method !== 'GET')
-const READS = ROUTES.filter((r) => r.method === 'GET')
+const WRITES = MERCHANT_ROUTES.filter((r) => !r.route.startsWith('GET '))
+const READS = MERCHANT_ROUTES.filter((r) => r.route.startsWith('GET '))
 
 /** One signed request, its headers kept so that it can be sent again exactly. */
 function signedOnce(method: string, path: string, body?: string, key = TESTREST_KEY, merchantId?: string) {
@@ -33,23 +34,25 @@ const count = async (table: 'webhook_events' | 'webhook_keys' | 'replay_guard', 
   return Number((await query.executeTakeFirstOrThrow()).n)
 }
 
-describe.each(WRITES)('a replayed signed write: $name', (route: Route) => {
+describe.each(WRITES.map((r) => [r.route, r] as const))('a replayed signed write: %s', (_name, route: MerchantRoute) => {
   it('is refused as any bad signature is, while its date is in the window; signed anew it passes', async () => {
     t.clock.advance(1000)
-    const send = signedOnce(route.method, pathOf(route), bodyOf(route))
+    const { method, path, body } = await requestFor(route)
+    const send = signedOnce(method, path, body)
     expectAllowed(await send())
     expectRefused(await send())
     // Not more: the sandbox clock's next body must stay ahead of the organization's reporting time.
     t.clock.advance(30_000)
     expectRefused(await send())
-    expectAllowed(await signedCall(t, { method: route.method, path: pathOf(route), body: bodyOf(route), key: TESTREST_KEY }))
+    expectAllowed(await signedCall(t, { ...(await requestFor(route)), key: TESTREST_KEY }))
   })
 })
 
-describe.each(READS)('a signed read sent again: $name', (route: Route) => {
+describe.each(READS.map((r) => [r.route, r] as const))('a signed read sent again: %s', (_name, route: MerchantRoute) => {
   it('is answered every time', async () => {
     t.clock.advance(1000)
-    const send = signedOnce(route.method, pathOf(route))
+    const { method, path } = await requestFor(route)
+    const send = signedOnce(method, path)
     for (let i = 0; i < 3; i++) expectAllowed(await send())
   })
 })

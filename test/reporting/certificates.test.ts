@@ -3,7 +3,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { FakeClock, startTestApp, type TestApp } from '../support/harness.js'
 import { makeCertificate, makeJwt } from '../support/reporting-jwt.js'
-import { expectAllowed, expectRefused } from '../support/reporting-routes.js'
+import { expectAllowed, expectRefused } from '../support/security/merchant-routes.js'
 
 const START = new Date('2026-03-01T12:00:00Z')
 const DAY = 86_400_000

@@ -52,8 +52,16 @@ export interface TestApp {
   sandboxKey: string
   /** Every JSON log line the app wrote. */
   logs: Record<string, unknown>[]
+  /** Every route the app registered (Fastify's onRoute), HEAD twins of GET routes included. */
+  routes: RegisteredRoute[]
   call(method: string, path: string, options?: CallOptions): Promise<Response>
   close(): Promise<void>
+}
+
+/** A route as registered: one method and its path pattern (`:param` for a path parameter). */
+export interface RegisteredRoute {
+  method: string
+  url: string
 }
 
 export interface TestAppOptions {
@@ -94,7 +102,11 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
   const infrastructure = { db, clock, logger: createLogger(config.logLevel, sink) }
   const services = createServices(config, infrastructure, { extraV2Routes: options.features, extraFeatures: options.extraFeatures, extraReportingRoutes: options.reportingRoutes, onReportFinished: options.onReportFinished, webhooks: options.webhooks })
   await prepareDatabase(config, infrastructure, services)
-  const app = await buildApp({ config, ...infrastructure, services })
+  const routes: RegisteredRoute[] = []
+  const onRoute = ({ method, url }: { method: string | string[]; url: string }) => {
+    for (const m of [method].flat()) routes.push({ method: m, url })
+  }
+  const app = await buildApp({ config, ...infrastructure, services, onRoute })
   await app.listen({ host: '127.0.0.1', port: 0 })
   const address = app.server.address()
   const baseUrl = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`
@@ -108,6 +120,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
     baseUrl,
     sandboxKey,
     logs,
+    routes,
     call: (method, path, callOptions) => call(baseUrl, sandboxKey, method, path, callOptions),
     async close() {
       await app.close()
