@@ -10,7 +10,7 @@ import { FakeClock, startTestApp, type Response, type TestApp } from '../support
 import { OTHER_KEY, TESTREST_KEY, signedCall, signedHeaders } from '../support/reporting.js'
 import { makeJwt } from '../support/reporting-jwt.js'
 import { MERCHANT_CLIENT, bearer, clientCredentialsToken } from '../support/reporting-oauth.js'
-import { ROUTES, bodyOf, expectRefused, pathOf, prepareSecurityApp, probe } from '../support/reporting-routes.js'
+import { MERCHANT_ROUTES, expectRefused, prepareSecurityApp, probe } from '../support/security/merchant-routes.js'
 
 const LIMIT = 5
 const OTHER_ADDRESS = '127.0.0.2'
@@ -48,7 +48,10 @@ describe('the sandbox: per credential and source address', () => {
     for (const res of flood.filter((r) => r.status === 429)) expectThrottled(res)
     // The allowance is the key's across the family: reporting, the sandbox clock and events, webhook management,
     // keys, the delivery log and replays.
-    for (const route of ROUTES) expectThrottled(await signedCall(t, { method: route.method, path: pathOf(route), body: bodyOf(route), key: TESTREST_KEY }))
+    for (const route of MERCHANT_ROUTES) {
+      const request = await route.request('testrest')
+      expectThrottled(await signedCall(t, { ...request, key: TESTREST_KEY }))
+    }
     expectThrottled(await signedCall(t, { method: 'POST', path: '/nrtf/v1/webhooks/none/replays', body: '{}', key: TESTREST_KEY }))
     // Another merchant's signed calls, during and after the flood.
     const others = await Promise.all([...Array.from({ length: 3 }, () => read(OTHER_KEY)), ...Array.from({ length: 10 }, () => read())])
