@@ -99,6 +99,14 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   // So that a request cut off inside its headers still answers in the family at its path.
   app.server.on('connection', rememberRequestStarts)
   app.setValidatorCompiler(validatorCompiler)
+  // Fastify refuses an empty JSON body. A DELETE (or GET) takes no body, and clients that put Content-Type:
+  // application/json on every call (many HTTP libraries' defaults) send one empty: that is no body, not malformed JSON.
+  // Every other method keeps Fastify's own parser and its refusal.
+  const parseJson = app.getDefaultJsonParser('error', 'error')
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
+    if (body === '' && (request.method === 'DELETE' || request.method === 'GET' || request.method === 'HEAD')) done(null, undefined)
+    else parseJson(request, body as string, done)
+  })
   app.decorate('services', services)
   // The root's own not-found handler: Fastify's logs the raw URL, secrets in its query included.
   useErrorFamily(app, platformErrors)

@@ -2,7 +2,7 @@
 // (all of them at once), nothing stored; the GET/DELETE errors in the family's usual body.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { FakeClock, startTestApp, type TestApp } from '../support/harness.js'
-import { OTHER_KEY, TESTREST_KEY, signedCall } from '../support/reporting.js'
+import { OTHER_KEY, TESTREST_KEY, signedCall, signedHeaders } from '../support/reporting.js'
 
 let t: TestApp
 beforeAll(async () => {
@@ -108,7 +108,10 @@ describe('the per-organization limits (REPORT_MIN_INTERVAL_MINUTES, REPORT_MAX_S
     expect(predefined.json.fields).toEqual([refusal])
     // Another organization is not concerned.
     expect((await put({ ...valid, reportName: 'mine' })).status).toBe(200)
-    expect((await signedCall(t, { method: 'DELETE', path: '/reporting/v3/report-subscriptions/mine', key: TESTREST_KEY })).status).toBe(200)
+    // A client that sends Content-Type: application/json on every call, a DELETE's empty body included.
+    const path = '/reporting/v3/report-subscriptions/mine'
+    const deleted = await t.call('DELETE', path, { headers: { ...signedHeaders({ method: 'DELETE', path, key: TESTREST_KEY, date: t.clock.now() }), 'content-type': 'application/json' } })
+    expect(deleted.status, deleted.text).toBe(200)
 
     expect((await other({ ...valid, reportName: 'limit 7', startTime: '0700' })).status).toBe(200)
     expect((await remove('limit 1')).status).toBe(200)
