@@ -1,8 +1,11 @@
 // `npm run bench`: the server as `npm start` runs it (the compiled build, sandbox mode, lenient tokens, request logs
-// at info to stdout — here /dev/null — with only the throttle raised) against a raw node:http server answering the
-// same bytes, in one run on this machine, for three reads: GET /v2/accounts with an arbitrary Authorization string
-// (the sandbox's any-string customer) and with a real session token, GET /v2/account/{token}, and an HTTP-signed
-// GET /reporting/v3/report-subscriptions (the sandbox key of `testrest`, one subscription stored). Each server runs
+// at info to stdout — here a file, as a deployment's — with only the throttle raised) against a raw node:http server
+// answering the same bytes, in one run on this machine, for the banking reads: GET /v2/accounts with an arbitrary
+// Authorization string (the sandbox's any-string customer) and with a real session token, GET /v2/account/{token};
+// and the reporting reads (issue 20, target 1), HTTP-signed with the sandbox key of `testrest`: the definitions, one
+// definition, the subscription list (one stored), a report's details and the report search (one report queued);
+// the subscription list also under an OAuth bearer token (client_credentials) and under the SDK's HS256 JWT (a fresh
+// token per request, as the SDK sends: a JWT is spent on its second use, so the raw server gets the same). Each runs
 // in its own process; autocannon drives each with 50 connections for BENCH_SECONDS (default 10) after a 2 s
 // warm-up, raw and finapi alternating BENCH_ROUNDS times (default 5), once finapi has finished its start-up work;
 // the table gives the medians. Quote the ratios, not absolute numbers.
@@ -14,8 +17,12 @@ import { fileURLToPath } from 'node:url'
 import autocannon from 'autocannon'
 import { request } from 'undici'
 import { TESTREST_KEY, signedHeaders } from '../test/support/reporting.js'
+import { makeJwt } from '../test/support/reporting-jwt.js'
 import { cpuSeconds } from './cpu.js'
 import { freePort } from './free-port.js'
+
+// The sandbox's reporting client of testrest (README, "Sandbox identities"; test/support/reporting-oauth.ts).
+const MERCHANT_CLIENT = { clientId: 'testrest-reporting', secret: '8Pp0fzAtKI3DkayhQHM+snVm7+GtqaLYZaB03ZH+HAk=' }
 
 const SECONDS = Number(process.env['BENCH_SECONDS'] ?? 10)
 // Five alternations: on a shared machine one round in three or four is off by a fifth either way.
@@ -29,11 +36,16 @@ const SERVER = fileURLToPath(new URL('./server.ts', import.meta.url))
 const BIN = fileURLToPath(new URL('../bin/finapi.js', import.meta.url))
 const BASE_HEADERS = { 'x-svc-key': 'sandbox-key-finapi', 'user-agent': 'finapi-bench/1.0' }
 
-/** `finapi serve` from the compiled build with npm start's defaults, its log lines (one per request) to /dev/null. */
+/** Where finapi's log lines go (one per request): a file, as a deployment's do (BENCH_LOG changes it, e.g. /dev/null). */
+const LOG = process.env['BENCH_LOG'] ?? join(mkdtempSync(join(tmpdir(), 'finapi-bench-log-')), 'finapi.log')
+
+/** `finapi serve` from the compiled build with npm start's defaults, its log lines (one per request) to a file. */
 async function startFinapi(): Promise<{ child: ChildProcess; url: string }> {
   const port = await freePort()
   const env = { PATH: process.env['PATH'] ?? '', PORT: String(port), DATABASE_URL: `sqlite:${join(mkdtempSync(join(tmpdir(), 'finapi-bench-')), 'bench.db')}`, RATE_LIMIT_PER_MINUTE: '100000000', MERCHANT_API_RATE_LIMIT_PER_MINUTE: '100000000' }
-  const child = spawn(process.execPath, [BIN, 'serve'], { env, stdio: ['ignore', openSync('/dev/null', 'w'), 'inherit'] })
+  // BENCH_PROFILE=<dir>: a CPU profile of finapi's whole run (node --cpu-prof), written when it stops.
+  const profile = process.env['BENCH_PROFILE'] ? ['--cpu-prof', '--cpu-prof-dir', process.env['BENCH_PROFILE']] : []
+  const child = spawn(process.execPath, [...profile, BIN, 'serve'], { env, stdio: ['ignore', openSync(LOG, 'a'), 'inherit'] })
   const url = `http://127.0.0.1:${port}`
   for (;;) {
     const ready = await request(`${url}/health/ready`).then((r) => (r.body.dump(), r.statusCode === 200), () => false)
@@ -61,8 +73,10 @@ async function fetchJson(url: string, init: { method?: string; headers?: Record<
   return text
 }
 
-async function drive(url: string, headers: Record<string, string>, duration: number) {
-  const result = await autocannon({ url, connections: CONNECTIONS, duration, headers })
+async function drive(url: string, headers: Record<string, string>, duration: number, perRequest?: () => Record<string, string>) {
+  // autocannon rebuilds a request for every send only when the request itself has a setupRequest.
+  const requests = perRequest ? [{ setupRequest: (req: object) => ({ ...req, headers: perRequest() }) }] : undefined
+  const result = await autocannon({ url, connections: CONNECTIONS, duration, headers, ...(requests ? { requests } : {}) })
   if (result.non2xx > 0 || result.errors > 0) throw new Error(`${url}: ${result.non2xx} non-2xx, ${result.errors} errors`)
   return { rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99 }
 }
@@ -99,14 +113,34 @@ const put = await request(`${app.url}/reporting/v3/report-subscriptions`, { meth
 if (put.statusCode !== 200) throw new Error(`PUT report-subscriptions answered ${put.statusCode}: ${await put.body.text()}`)
 await put.body.dump()
 // The signature covers the date, which must stay within 5 minutes of the server's clock: signed afresh each round.
-const signedGet = () => signed('GET', '/reporting/v3/report-subscriptions', appHost)
+const signedGet = (path: string) => () => signed('GET', path, appHost)
+
+// One report queued (its details and the search find it), one OAuth token, and the SDK's HS256 JWTs.
+const oneTime = JSON.stringify({ reportDefinitionName: 'TransactionRequestClass', reportFields: ['Request.RequestID', 'Request.TransactionDate'], reportMimeType: 'text/csv', reportName: 'bench-once', timezone: 'GMT', reportStartTime: '2026-01-01T00:00:00Z', reportEndTime: '2026-01-02T00:00:00Z' })
+const created = await request(`${app.url}/reporting/v3/reports`, { method: 'POST', headers: signed('POST', '/reporting/v3/reports', appHost, oneTime), body: oneTime })
+if (created.statusCode !== 201) throw new Error(`POST reports answered ${created.statusCode}: ${await created.body.text()}`)
+await created.body.dump()
+const reportPath = String(created.headers['location'])
+const searchPath = `/reporting/v3/reports?startTime=2025-12-01T00:00:00Z&endTime=2026-02-01T00:00:00Z&timeQueryType=reportTimeFrame`
+const form = new URLSearchParams({ grant_type: 'client_credentials', client_id: MERCHANT_CLIENT.clientId, client_secret: MERCHANT_CLIENT.secret, scope: 'reporting' }).toString()
+const oauth = JSON.parse(await fetchJson(`${app.url}/oauth2/v3/token`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: form })) as { access_token: string }
+const bearer = { authorization: `Bearer ${oauth.access_token}`, 'user-agent': 'finapi-bench/1.0' }
+const jwtHeaders = (path: string) => () => ({ authorization: `Bearer ${makeJwt({ method: 'GET', path, signer: { key: TESTREST_KEY }, issuer: TESTREST_KEY.org, now: new Date() })}`, host: appHost, 'user-agent': 'finapi-bench/1.0' })
 
 const anyString = { ...BASE_HEADERS, authorization: 'any-string-at-all' }
-const targets: { name: string; path: string; headers: Record<string, string> | (() => Record<string, string>) }[] = [
+type Headers = Record<string, string>
+const SUBSCRIPTIONS = '/reporting/v3/report-subscriptions'
+const targets: { name: string; path: string; headers: Headers | (() => Headers); /** Headers made anew for every request. */ perRequest?: () => Headers }[] = [
   { name: 'accounts, any string', path: '/v2/accounts?v=1', headers: anyString },
   { name: 'accounts, real token', path: '/v2/accounts?v=1', headers: auth },
   { name: 'account/{t}, real token', path: `/v2/account/${accountToken}?v=1`, headers: auth },
-  { name: 'signed reporting GET', path: '/reporting/v3/report-subscriptions', headers: signedGet },
+  { name: 'signed definitions', path: '/reporting/v3/report-definitions', headers: signedGet('/reporting/v3/report-definitions') },
+  { name: 'signed definition', path: '/reporting/v3/report-definitions/PaymentBatchDetailClass', headers: signedGet('/reporting/v3/report-definitions/PaymentBatchDetailClass') },
+  { name: 'signed subscriptions', path: SUBSCRIPTIONS, headers: signedGet(SUBSCRIPTIONS) },
+  { name: 'signed report details', path: reportPath, headers: signedGet(reportPath) },
+  { name: 'signed report search', path: searchPath, headers: signedGet(searchPath) },
+  { name: 'OAuth subscriptions', path: SUBSCRIPTIONS, headers: bearer },
+  { name: 'JWT subscriptions', path: SUBSCRIPTIONS, headers: jwtHeaders(SUBSCRIPTIONS), perRequest: jwtHeaders(SUBSCRIPTIONS) },
 ]
 /**
  * Waits until finapi has finished its start-up work (the sandbox's reporting data is generated in the background
@@ -130,17 +164,17 @@ for (const t of targets) bodies[t.path] = await fetchJson(app.url + t.path, { he
 const raw = await start('raw', { RAW_BODIES: JSON.stringify(bodies) })
 
 try {
-  console.log(`\n${CONNECTIONS} connections, ${SECONDS} s each after a 2 s warm-up, 127.0.0.1, SQLite, npm start's defaults`)
+  console.log(`\n${CONNECTIONS} connections, ${SECONDS} s each after a 2 s warm-up, 127.0.0.1, SQLite, npm start's defaults, logs to ${LOG}`)
   console.log('read                      raw req/s  finapi req/s  ratio   finapi p50 ms  p99 ms  (raw p99)')
   const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!
   for (const t of targets.filter((x) => !ONLY || x.name.includes(ONLY))) {
     const runs: { r: Awaited<ReturnType<typeof drive>>; a: Awaited<ReturnType<typeof drive>> }[] = []
     for (let round = 0; round < ROUNDS; round++) {
       const headers = headersOf(t)
-      await drive(raw.url + t.path, headers, 2)
-      const r = await drive(raw.url + t.path, headers, SECONDS)
-      await drive(app.url + t.path, headers, 2)
-      const a = await drive(app.url + t.path, headers, SECONDS)
+      await drive(raw.url + t.path, headers, 2, t.perRequest)
+      const r = await drive(raw.url + t.path, headers, SECONDS, t.perRequest)
+      await drive(app.url + t.path, headers, 2, t.perRequest)
+      const a = await drive(app.url + t.path, headers, SECONDS, t.perRequest)
       if (VERBOSE) console.error(`  ${t.name} round ${round + 1}: raw ${r.rps.toFixed(0)}, finapi ${a.rps.toFixed(0)}, ratio ${(a.rps / r.rps).toFixed(3)}`)
       runs.push({ r, a })
     }

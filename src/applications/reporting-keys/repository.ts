@@ -1,5 +1,6 @@
 // SQL for reporting keys (secrets sealed) and JWT certificates. Takes the database handle or a transaction; the
 // service owns the boundary.
+import type { CompiledQuery } from 'kysely'
 import type { Executor } from '../../platform/db/database.js'
 import type { ReportingCertificatesTable, ReportingKeysTable } from '../../platform/db/schema.js'
 
@@ -7,8 +8,18 @@ export type ReportingKeyRow = ReportingKeysTable
 
 // ---- Reporting keys (HTTP Signature key ids and their sealed shared secrets) -----------------------------------
 
-export function findReportingKey(db: Executor, id: string): Promise<ReportingKeyRow | undefined> {
-  return db.selectFrom('reporting_keys').selectAll().where('id', '=', id).executeTakeFirst()
+// Every signed reporting call reads its key's row (so a revocation by any process counts at once): the query is
+// compiled once per handle and only re-bound, as the session lookup is (identity/repository.ts).
+const keyQueries = new WeakMap<Executor, CompiledQuery<ReportingKeyRow>>()
+
+export async function findReportingKey(db: Executor, id: string): Promise<ReportingKeyRow | undefined> {
+  let compiled = keyQueries.get(db)
+  if (!compiled) {
+    compiled = db.selectFrom('reporting_keys').selectAll().where('id', '=', '').compile()
+    keyQueries.set(db, compiled)
+  }
+  const { rows } = await db.executeQuery({ ...compiled, parameters: [id] })
+  return rows[0] as ReportingKeyRow | undefined
 }
 
 export async function insertReportingKey(db: Executor, row: ReportingKeyRow): Promise<void> {

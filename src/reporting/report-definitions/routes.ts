@@ -1,5 +1,6 @@
 // GET /report-definitions and /report-definitions/{reportDefinitionName}, behind the reporting gateway.
 import type { App } from '../../platform/http/app.js'
+import { sendRendered } from '../../platform/rendered.js'
 import { failureBody } from '../../merchant-api/schemas.js'
 import { DefinitionParams, DefinitionQuery, DefinitionsListQuery, ReportDefinition, ReportDefinitionList } from './schemas.js'
 import type { DefinitionsService } from './service.js'
@@ -18,7 +19,8 @@ export async function definitionRoutes(scope: App, deps: { definitions: Definiti
         response: { 200: ReportDefinitionList, 400: failureBody(['INVALID_DATA']) },
       },
     },
-    async (request) => ({ reportDefinitions: deps.definitions.list(request.query) }),
+    // Constant answers: rendered through the response schema once, then sent as those bytes.
+    (request, reply) => sendRendered(reply, deps.definitions.list(request.query), (list) => ({ reportDefinitions: list })),
   )
 
   scope.get(
@@ -33,6 +35,6 @@ export async function definitionRoutes(scope: App, deps: { definitions: Definiti
         response: { 200: ReportDefinition, 400: failureBody(['INVALID_DATA']) },
       },
     },
-    async (request) => deps.definitions.get(request.params.reportDefinitionName, request.query),
+    (request, reply) => sendRendered(reply, deps.definitions.get(request.params.reportDefinitionName, request.query), (definition) => definition),
   )
 }

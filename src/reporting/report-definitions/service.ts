@@ -26,6 +26,7 @@ export interface DefinitionFacts {
   filters: ReadonlyMap<string, readonly string[]>
 }
 
+/** The answers are the same objects for the same query: callers must not change them (the routes send their bytes). */
 export interface DefinitionsService {
   list(query: DefinitionQuery): ReportDefinitionSummary[]
   /** The facts of a definition, or undefined for a name that is none. */
@@ -87,14 +88,25 @@ export function createDefinitionsService(): DefinitionsService {
       return [d.name, { name: d.name, id: d.id, supportedFormats: REPORT_MIME_TYPES, fields: new Set(attrs.map((a) => a.name)), filters }]
     }),
   )
+  // The answers are constant for each query (the schema allows a few values of each parameter), so each is built
+  // once and the same object handed out again: the routes send it as the bytes rendered the first time.
+  const answers = new Map<string, ReportDefinitionSummary[] | ReportDefinition>()
+  const once = <T extends ReportDefinitionSummary[] | ReportDefinition>(key: string, build: () => T): T => {
+    let answer = answers.get(key) as T | undefined
+    if (answer === undefined) answers.set(key, (answer = build()))
+    return answer
+  }
+  const queryKey = (query: DefinitionQuery) => `${query.subscriptionType ?? ''}\u0000${query.reportMimeType ?? ''}`
   return {
-    list: (query) => DEFINITIONS.map((d) => summary(d, query)),
+    list: (query) => once(`\u0000${queryKey(query)}`, () => DEFINITIONS.map((d) => summary(d, query))),
     find: (name) => facts.get(name),
     get(name, query) {
       const definition = byName.get(name)
       if (!definition) throw notFound([{ field: 'reportDefinitionName', reason: `no report definition named ${name}` }])
-      const { subscriptionType, ...rest } = summary(definition, query)
-      return { ...rest, attributes: attributes.get(name)!, subscriptionType }
+      return once(`${name}\u0000${queryKey(query)}`, () => {
+        const { subscriptionType, ...rest } = summary(definition, query)
+        return { ...rest, attributes: attributes.get(name)!, subscriptionType }
+      })
     },
   }
 }

@@ -1,7 +1,7 @@
 // SQL for report instances and their events. Every read a client can cause names the organization, so another
 // tenant's report answers exactly as an unknown one. State changes are conditional updates (from the states they
 // may leave, and for a running report only by the run that holds it), so two processes can never both move one.
-import type { Selectable } from 'kysely'
+import type { CompiledQuery, Selectable } from 'kysely'
 import type { Executor } from '../../platform/db/database.js'
 import type { ReportEventsTable, ReportInstancesTable, ReportStatus } from '../../platform/db/schema.js'
 
@@ -25,8 +25,17 @@ export function getInstance(db: Executor, id: string): Promise<InstanceRow | und
 }
 
 /** One organization's instance: another organization's id answers as none. */
-export function findInstance(db: Executor, organizationId: string, id: string): Promise<InstanceRow | undefined> {
-  return db.selectFrom('report_instances').selectAll().where('organization_id', '=', organizationId).where('id', '=', id).executeTakeFirst()
+// A report's details are polled by clients waiting for it: the query is compiled once per handle and only re-bound.
+const instanceQueries = new WeakMap<Executor, CompiledQuery<InstanceRow>>()
+
+export async function findInstance(db: Executor, organizationId: string, id: string): Promise<InstanceRow | undefined> {
+  let compiled = instanceQueries.get(db)
+  if (!compiled) {
+    compiled = db.selectFrom('report_instances').selectAll().where('organization_id', '=', '').where('id', '=', '').compile()
+    instanceQueries.set(db, compiled)
+  }
+  const { rows } = await db.executeQuery({ ...compiled, parameters: [organizationId, id] })
+  return rows[0] as InstanceRow | undefined
 }
 
 export function findByRequest(db: Executor, organizationId: string, requestHash: string): Promise<InstanceRow | undefined> {

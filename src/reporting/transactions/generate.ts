@@ -33,7 +33,8 @@ export interface GenerateResult {
  * Generates and stores; rows already committed stay if a later transaction fails (the error says how many). The
  * same options give the same rows, and a run stores them in order, so a run again of the same options (a script run
  * twice, or one interrupted) finds an earlier run's rows at the start: those are skipped, and the rest stored.
- * `onProgress` hears of every few statements' rows (rows generated so far, of the total).
+ * `onProgress` hears of every few statements' rows (rows generated so far, of the total). The planner's statistics
+ * are brought up to date once the rows are in (not after a failed run: the rows it kept are a run again's to finish).
  */
 export async function storeGenerated(db: Pick<Db, 'kysely' | 'dialect'>, options: GenerateOptions, onProgress: (rows: number, total: number) => void = () => {}): Promise<GenerateResult> {
   const total = options.days * options.perDay
@@ -76,6 +77,7 @@ export async function storeGenerated(db: Pick<Db, 'kysely' | 'dialect'>, options
       lastGap = performance.now()
     }
   }
+  if (rows > 0) await repo.analyzeLoadedTables(db.kysely, db.dialect)
   return { rows, byType, skipped }
 }
 
@@ -138,6 +140,8 @@ export async function ensureSandboxTransactions(db: Pick<Db, 'kysely' | 'dialect
     })
     if (created) generated.push(organizationId)
   }
+  // The first reports of a fresh sandbox plan with statistics of the rows just stored.
+  if (generated.length > 0) await repo.analyzeLoadedTables(db.kysely, db.dialect)
   return generated
 }
 

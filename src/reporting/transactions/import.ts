@@ -85,23 +85,28 @@ export async function importTransactions(db: Pick<Db, 'kysely' | 'dialect'>, inp
     report()
   }
 
-  for await (const { line, number, size } of lines(input)) {
-    bytes += size
-    lastLine = number
-    if (options.format === 'csv' && columns === undefined) {
-      columns = parse(number, line, loadedThroughLine, loaded, () => csvColumns(parseCsvLine(line)))
-      loadedThroughLine = Math.max(loadedThroughLine, number)
-      continue
+  try {
+    for await (const { line, number, size } of lines(input)) {
+      bytes += size
+      lastLine = number
+      if (options.format === 'csv' && columns === undefined) {
+        columns = parse(number, line, loadedThroughLine, loaded, () => csvColumns(parseCsvLine(line)))
+        loadedThroughLine = Math.max(loadedThroughLine, number)
+        continue
+      }
+      if (number < fromLine || line.trim() === '') continue
+      const transaction = parse(number, line, loadedThroughLine, loaded, () =>
+        toTransaction(options.format === 'csv' ? csvRecord(columns!, parseCsvLine(line)) : parseJson(line)),
+      )
+      batch.push({ line: number, transaction })
+      if (batch.length >= batchSize) await flush()
+      else if (number % PROGRESS_LINES === 0) report()
     }
-    if (number < fromLine || line.trim() === '') continue
-    const transaction = parse(number, line, loadedThroughLine, loaded, () =>
-      toTransaction(options.format === 'csv' ? csvRecord(columns!, parseCsvLine(line)) : parseJson(line)),
-    )
-    batch.push({ line: number, transaction })
-    if (batch.length >= batchSize) await flush()
-    else if (number % PROGRESS_LINES === 0) report()
+    await flush()
+  } finally {
+    // Batches loaded before a rejected one stay loaded: the planner's statistics should count them too.
+    if (loaded > 0) await repo.analyzeLoadedTables(db.kysely, db.dialect)
   }
-  await flush()
   return { lines: lastLine, loaded, batches }
 }
 
