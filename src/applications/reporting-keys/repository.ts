@@ -1,7 +1,7 @@
 // SQL for reporting keys (secrets sealed) and JWT certificates. Takes the database handle or a transaction; the
 // service owns the boundary.
 import type { Executor } from '../../platform/db/database.js'
-import type { ReportingCertificatesTable, ReportingKeysTable } from '../../platform/db/schema.js'
+import type { ReportingCertificatesTable, ReportingKeysTable } from '../tables.js'
 
 export type ReportingKeyRow = ReportingKeysTable
 
