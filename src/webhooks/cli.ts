@@ -4,7 +4,7 @@
 import { readFile } from 'node:fs/promises'
 import type { Command } from 'commander'
 import { CliError, group, integer, JSON_DESCRIPTION, JSON_FLAG, oneOf, printRows, say } from '../platform/cli/kit.js'
-import type { NotificationStatus } from '../platform/db/schema-webhooks.js'
+import type { NotificationStatus } from './tables.js'
 import { EventRefused } from './events/service.js'
 import type { WebhooksServices } from './feature.js'
 import type { EventInput } from './types.js'

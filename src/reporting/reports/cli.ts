@@ -8,7 +8,7 @@ import { CliError, group, integer, JSON_DESCRIPTION, JSON_FLAG, oneOf, printRows
 import { createProgress, type Progress } from '../../platform/cli/progress.js'
 import type { Clock } from '../../platform/clock.js'
 import type { Db } from '../../platform/db/database.js'
-import type { ReportStatus } from '../../platform/db/schema-reports.js'
+import type { ReportStatus } from '../tables.js'
 import type { JobHandler } from '../../platform/jobs/types.js'
 import type { ReportingServices } from '../feature.js'
 import { enqueueGeneration, REPORT_JOB } from './queue.js'

@@ -4,7 +4,7 @@
 import { CompiledQuery, sql, type SelectQueryBuilder } from 'kysely'
 import type { Dialect, Executor } from '../../platform/db/database.js'
 import type { Database } from '../../platform/db/schema.js'
-import type { TransactionsTable, TransactionTalliesTable } from '../../platform/db/schema-transactions.js'
+import type { TransactionsTable, TransactionTalliesTable } from './tables.js'
 import type { Decision, Transaction, TransactionType } from './catalog.js'
 import { sumDecimals } from './decimal.js'
 import { detailSections, linkedAuthorizationIds, renderSections } from './details.js'

@@ -109,7 +109,7 @@ export interface WebhookAttemptsTable {
   worker: string | null
 }
 
-/** The webhook feature's tables, by name: its part of the Database type (schema.ts). */
+/** The webhook feature's tables, by name: its part of the Database type (platform/db/schema.ts). */
 export interface WebhooksTables {
   webhook_keys: WebhookKeysTable
   webhook_certificates: WebhookCertificatesTable
@@ -119,7 +119,7 @@ export interface WebhooksTables {
   webhook_attempts: WebhookAttemptsTable
 }
 
-declare module './schema.js' {
+declare module '../platform/db/schema.js' {
   interface FeatureTables {
     webhooks: WebhooksTables
   }

@@ -70,7 +70,7 @@ export interface TransactionDetailsTable {
   sections: Buffer | string
 }
 
-/** The transaction store's tables, by name (part of reporting's, schema-reports.ts). */
+/** The transaction store's tables, by name (part of reporting's, ../tables.ts). */
 export interface TransactionsTables {
   transactions: TransactionsTable
   transaction_sandbox_loads: TransactionSandboxLoadsTable

@@ -1,6 +1,6 @@
 // Table types of reporting: subscriptions (migration 0013), the report engine's (src/reporting/reports/,
-// src/reporting/scheduler/; migration 0016), and the transaction store's (schema-transactions.ts).
-import type { TransactionsTables } from './schema-transactions.js'
+// src/reporting/scheduler/; migration 0016), and the transaction store's (transactions/tables.ts).
+import type { TransactionsTables } from './transactions/tables.js'
 
 export type ReportStatus = 'PENDING' | 'QUEUED' | 'RUNNING' | 'COMPLETED' | 'NO_DATA' | 'ERROR'
 
@@ -104,7 +104,7 @@ export interface ReportSubscriptionsTable {
   updated_at: string
 }
 
-/** Reporting's tables, by name: its part of the Database type (schema.ts). */
+/** Reporting's tables, by name: its part of the Database type (platform/db/schema.ts). */
 export interface ReportingTables extends TransactionsTables {
   report_subscriptions: ReportSubscriptionsTable
   report_instances: ReportInstancesTable
@@ -113,7 +113,7 @@ export interface ReportingTables extends TransactionsTables {
   report_clocks: ReportClocksTable
 }
 
-declare module './schema.js' {
+declare module '../platform/db/schema.js' {
   interface FeatureTables {
     reporting: ReportingTables
   }
