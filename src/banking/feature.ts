@@ -1,5 +1,5 @@
-// The banking interface as one feature: its services, its gateway and routes under /v2, its expiring rows and
-// its part of the OpenAPI document. Built by the composition root from narrowed dependencies.
+// The banking interface as one feature: its services, its gateway and routes under /v2, its part of the OpenAPI
+// document and the sandbox's customers. Built by the composition root from narrowed dependencies.
 import type { ApplicationService } from '../applications/service.js'
 import type { Clock } from '../platform/clock.js'
 import type { Db } from '../platform/db/database.js'
@@ -21,8 +21,6 @@ import { SANDBOX_CUSTOMER_1_ID } from './sandbox-data.js'
 export interface BankingServices {
   auth: AuthService
   accounts: AccountsService
-  /** Loads the sandbox's customers and accounts, once (sandbox mode's start). */
-  ensureSandboxCustomers(): Promise<void>
 }
 
 /** Routes registered in the banking scope, behind its gateway, beside the banking routes (tests' probes, whole paths under /v2). */
@@ -65,7 +63,7 @@ export function bankingFeature(deps: BankingDeps): Feature<BankingServices> {
   const accounts = createAccountsService({ db })
   return {
     name: 'banking',
-    services: { auth, accounts, ensureSandboxCustomers: () => ensureSandboxCustomers({ db, clock, identity: deps.identity }) },
+    services: { auth, accounts },
     http: {
       prefixes: ['/v2'],
       errors: bankingErrors,
@@ -83,6 +81,7 @@ export function bankingFeature(deps: BankingDeps): Feature<BankingServices> {
         for (const routes of deps.extraRoutes ?? []) await routes(v2)
       },
     },
+    sandbox: { seed: () => ensureSandboxCustomers({ db, clock, identity: deps.identity }) },
     openapi: {
       description: DESCRIPTION,
       securitySchemes: {

@@ -1,5 +1,5 @@
 // The OAuth 2.0 authorization server as one feature: clients, the authorize pages and the token endpoint under
-// /oauth2/v3, its expiring rows and its part of the OpenAPI document.
+// /oauth2/v3, its expiring rows, its part of the OpenAPI document and the sandbox's clients.
 import type { ApplicationService } from '../applications/service.js'
 import type { MerchantUserService } from '../identity/merchant-users/service.js'
 import type { IdentityService } from '../identity/service.js'
@@ -7,6 +7,7 @@ import type { OrganizationService } from '../organizations/service.js'
 import type { Clock } from '../platform/clock.js'
 import type { Db } from '../platform/db/database.js'
 import type { Feature } from '../platform/feature.js'
+import { activeSandboxClients, ensureSandboxReportingClients } from './clients/sandbox.js'
 import { createAuthorizeService, pruneConsentsAndCodes, type AuthorizeService, type SignInHint } from './authorize/service.js'
 import { createClientService, type ClientService } from './clients/service.js'
 import { createDpopVerifier, type DpopVerifier } from '../platform/dpop.js'
@@ -118,5 +119,14 @@ export function oauthFeature(deps: OAuthDeps): Feature<OAuthServices> {
       { name: 'oauth pushed requests', prune: () => prunePushedRequests(db, clock) },
     ],
     openapi: { description: DESCRIPTION, securitySchemes: SECURITY_SCHEMES },
+    sandbox: {
+      async seed() {
+        // The shared sandbox key as a public client, then the organizations' reporting clients (after the key and the
+        // organizations, earlier features' data).
+        await clients.ensureSandboxClient()
+        await ensureSandboxReportingClients(clients)
+      },
+      exposed: async () => (await activeSandboxClients(clients)).map((id) => `OAuth client ${id} (finapi clients revoke ${id})`),
+    },
   }
 }

@@ -1,6 +1,9 @@
 // What one feature contributes to the app, as one descriptor: its services (for the CLI and for features wired
-// after it), its routes, its rows that expire, and what it adds to the OpenAPI document. The composition root
-// builds the descriptors in order and mounts each; adding a feature is one line there.
+// after it), its routes, its jobs and rows that expire, what it adds to the OpenAPI document, and its sandbox data.
+// The composition root (services.ts) builds the descriptors in order and everything else reads them from there: the
+// app mounts their routes, the job runner and housekeeping take their jobs and prune tasks, bootstrap their sandbox
+// data. Adding a feature is one line there. Its table types are in its folder too (`tables.ts`, added to the Database
+// type under the feature's name).
 import type { LabelledCounter } from './counters.js'
 import type { PruneTask } from './housekeeping.js'
 import type { App } from './http/app.js'
@@ -49,6 +52,20 @@ export interface BackgroundTask {
   run(): Promise<unknown>
 }
 
+/** What a feature adds to a sandbox database, and what a production database must not keep of it. */
+export interface FeatureSandbox {
+  /**
+   * Loads the feature's sandbox data (published keys, clients, customers, generated rows): idempotent, run at every
+   * start in sandbox mode, feature by feature in the composition root's order, so after the features it stands on.
+   */
+  seed(): Promise<void>
+  /**
+   * Its published sandbox identities still active, each named with the command that revokes it ("reporting key X
+   * (finapi keys revoke X)"): a production server refuses to start while there is any, since their secrets are public.
+   */
+  exposed?(): Promise<string[]>
+}
+
 export interface Feature<Services = unknown> {
   readonly name: string
   readonly services: Services
@@ -63,4 +80,5 @@ export interface Feature<Services = unknown> {
   readonly counters?: readonly LabelledCounter[]
   /** The feature's own Prometheus metrics (prom-client), written after the platform's on /metrics. */
   readonly metrics?: Registry
+  readonly sandbox?: FeatureSandbox
 }

@@ -1,7 +1,7 @@
 // The reporting interface as one feature: its routes under /reporting/v3 (and the sandbox clock's under
 // /sandbox/v1), behind the merchant API family's gateway and answering in its errors; the report engine's job, its
-// scheduler's sweep, the pruning of expired reports and the report metrics. Built by the composition root from
-// narrowed dependencies.
+// scheduler's sweep, the pruning of expired reports and the report metrics, and the sandbox's transactions. Built by
+// the composition root from narrowed dependencies.
 import type { OrganizationService } from '../organizations/service.js'
 import type { BlobStore } from '../platform/blobs/types.js'
 import type { Clock } from '../platform/clock.js'
@@ -146,5 +146,7 @@ export function reportingFeature(deps: ReportingDeps): Feature<ReportingServices
       },
     },
     openapi: { description: DESCRIPTION },
+    // Every sandbox merchant's reports have 90 days of transactions ending today (on the injected clock), once.
+    sandbox: { seed: async () => void (await transactions.ensureSandboxData()) },
   }
 }
