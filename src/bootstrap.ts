@@ -1,7 +1,7 @@
-// What a database needs before a server may use it: the schema, and in sandbox mode each feature's sandbox data
-// (the shared key and its public OAuth client, organizations, reporting keys and clients, the merchant user,
-// customers, each sandbox merchant's generated transactions), loaded feature by feature in the composition root's
-// order. In production, no feature's public sandbox identity may be active.
+// What a database needs before a server may use it: the schema (the platform's migrations and every feature's), and
+// in sandbox mode each feature's sandbox data (the shared key and its public OAuth client, organizations, reporting
+// keys and clients, the merchant user, customers, each sandbox merchant's generated transactions), loaded feature by
+// feature in the composition root's order. In production, no feature's public sandbox identity may be active.
 import type { Config } from './config.js'
 import type { Db } from './platform/db/database.js'
 import { migrateToLatest } from './platform/db/migrate.js'
@@ -12,7 +12,7 @@ import type { Services } from './services.js'
  * must still run in production with a sandbox key active: it is how that key gets revoked.
  */
 export async function prepareDatabase(config: Config, infrastructure: { db: Db }, services: Pick<Services, 'features'>, options: { operator?: boolean } = {}): Promise<string[]> {
-  const applied = await migrateToLatest(infrastructure.db)
+  const applied = await migrateToLatest(infrastructure.db, services.features)
   if (config.mode === 'sandbox' && config.sandboxApiKey) {
     // One after another: each feature's data may stand on an earlier one's (reporting keys on organizations).
     for (const feature of services.features) await feature.sandbox?.seed()

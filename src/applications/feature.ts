@@ -1,6 +1,7 @@
 // Application keys (banking's x-svc-key) and organizations' reporting keys and JWT certificates (the merchant API
 // family's), as one descriptor. No routes of their own (operators manage them with `finapi keys`); the sandbox's
-// shared key and published reporting keys, which a production database must not keep active.
+// shared key and published reporting keys, which a production database must not keep active. Their tables were
+// made by migrations other modules list (0001 the platform's, 0010 organizations', 0014 the merchant API's).
 import type { OrganizationService } from '../organizations/service.js'
 import type { Clock } from '../platform/clock.js'
 import type { Db } from '../platform/db/database.js'

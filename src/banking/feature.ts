@@ -1,5 +1,5 @@
 // The banking interface as one feature: its services, its gateway and routes under /v2, its part of the OpenAPI
-// document and the sandbox's customers. Built by the composition root from narrowed dependencies.
+// document, its tables and the sandbox's customers. Built by the composition root from narrowed dependencies.
 import type { ApplicationService } from '../applications/service.js'
 import type { Clock } from '../platform/clock.js'
 import type { Db } from '../platform/db/database.js'
@@ -7,6 +7,7 @@ import type { DpopVerifier } from '../platform/dpop.js'
 import type { Feature } from '../platform/feature.js'
 import type { App } from '../platform/http/app.js'
 import type { MaintenanceSwitch } from '../platform/maintenance.js'
+import * as m0002 from '../migrations/0002_banking.js'
 import { createAccountsService, type AccountsService } from './accounts/service.js'
 import type { IdentityService } from '../identity/service.js'
 import { createAuthService, type AuthService } from './auth/service.js'
@@ -81,6 +82,8 @@ export function bankingFeature(deps: BankingDeps): Feature<BankingServices> {
         for (const routes of deps.extraRoutes ?? []) await routes(v2)
       },
     },
+    // 0002 also made identity's customers, credentials and sessions, which were banking's then.
+    migrations: { '0002_banking': m0002 },
     sandbox: { seed: () => ensureSandboxCustomers({ db, clock, identity: deps.identity }) },
     openapi: {
       description: DESCRIPTION,

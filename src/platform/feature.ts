@@ -1,9 +1,10 @@
 // What one feature contributes to the app, as one descriptor: its services (for the CLI and for features wired
-// after it), its routes, its jobs and rows that expire, what it adds to the OpenAPI document, and its sandbox data.
-// The composition root (services.ts) builds the descriptors in order and everything else reads them from there: the
-// app mounts their routes, the job runner and housekeeping take their jobs and prune tasks, bootstrap their sandbox
-// data. Adding a feature is one line there. Its table types are in its folder too (`tables.ts`, added to the Database
-// type under the feature's name).
+// after it), its routes, its jobs and rows that expire, what it adds to the OpenAPI document, the migrations that
+// made its tables and its sandbox data. The composition root (services.ts) builds the descriptors in
+// order and everything else reads them from there: the app mounts their routes, the job runner and housekeeping take
+// their jobs and prune tasks, the migrator their migrations, bootstrap their sandbox data. Adding a feature is one line
+// there. Its table types are in its folder too (`tables.ts`, added to the Database type under the feature's name).
+import type { Migration } from 'kysely'
 import type { LabelledCounter } from './counters.js'
 import type { PruneTask } from './housekeeping.js'
 import type { App } from './http/app.js'
@@ -80,5 +81,10 @@ export interface Feature<Services = unknown> {
   readonly counters?: readonly LabelledCounter[]
   /** The feature's own Prometheus metrics (prom-client), written after the platform's on /metrics. */
   readonly metrics?: Registry
+  /**
+   * The migrations that created and changed its tables, by name: files of src/migrations/, frozen history that
+   * imports nothing but platform/db. The migrator runs the platform's and every feature's together, in name order.
+   */
+  readonly migrations?: Readonly<Record<string, Migration>>
   readonly sandbox?: FeatureSandbox
 }

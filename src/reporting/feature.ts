@@ -1,12 +1,16 @@
 // The reporting interface as one feature: its routes under /reporting/v3 (and the sandbox clock's under
 // /sandbox/v1), behind the merchant API family's gateway and answering in its errors; the report engine's job, its
-// scheduler's sweep, the pruning of expired reports and the report metrics, and the sandbox's transactions. Built by
-// the composition root from narrowed dependencies.
+// scheduler's sweep, the pruning of expired reports and the report metrics; its tables and the sandbox's
+// transactions. Built by the composition root from narrowed dependencies.
 import type { OrganizationService } from '../organizations/service.js'
 import type { BlobStore } from '../platform/blobs/types.js'
 import type { Clock } from '../platform/clock.js'
 import type { Dialect, Executor } from '../platform/db/database.js'
 import type { Feature } from '../platform/feature.js'
+import * as m0009 from '../migrations/0009_transactions.js'
+import * as m0013 from '../migrations/0013_report_subscriptions.js'
+import * as m0015 from '../migrations/0015_transaction_tallies.js'
+import * as m0016 from '../migrations/0016_report_engine.js'
 import type { App } from '../platform/http/app.js'
 import type { Jobs } from '../platform/jobs/service.js'
 import type { JobHandler } from '../platform/jobs/types.js'
@@ -146,6 +150,7 @@ export function reportingFeature(deps: ReportingDeps): Feature<ReportingServices
       },
     },
     openapi: { description: DESCRIPTION },
+    migrations: { '0009_transactions': m0009, '0013_report_subscriptions': m0013, '0015_transaction_tallies': m0015, '0016_report_engine': m0016 },
     // Every sandbox merchant's reports have 90 days of transactions ending today (on the injected clock), once.
     sandbox: { seed: async () => void (await transactions.ensureSandboxData()) },
   }
