@@ -1,8 +1,10 @@
 // A feature is added in one line of the composition root (services.ts), and everything else reads the features from
 // there: here, that every migration file is listed by exactly one feature (or the platform) and the history the
-// migrator runs is the one every existing database has recorded, name for name.
+// migrator runs is the one every existing database has recorded, name for name; and that the command tree registers
+// exactly the features' commands.
 import { readdirSync } from 'node:fs'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { FEATURE_COMMANDS } from '../src/cli/program.js'
 import { openDatabase, type Db } from '../src/platform/db/database.js'
 import { collectMigrations, PLATFORM_MIGRATIONS } from '../src/platform/db/migrate.js'
 import type { Feature } from '../src/platform/feature.js'
@@ -79,5 +81,11 @@ describe('migrations', () => {
       expect(await migrate(db)).toEqual(HISTORY)
       expect(await migrate(db)).toEqual([])
     })
+  })
+})
+
+describe('commands', () => {
+  it('the command tree registers every feature’s commands, in the composition root’s order, and no others', () => {
+    expect(FEATURE_COMMANDS).toEqual(features.flatMap((f) => (f.commands ? [f.commands] : [])))
   })
 })
