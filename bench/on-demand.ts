@@ -24,7 +24,7 @@ import { sql } from 'kysely'
 import pg from 'pg'
 import { request } from 'undici'
 import { openDatabase, type Db } from '../src/platform/db/database.js'
-import { migrateToLatest } from '../src/platform/db/migrate.js'
+import { migrate } from '../test/support/database.js'
 import { claimSandboxLoad } from '../src/reporting/transactions/repository.js'
 import { storeGenerated } from '../src/reporting/transactions/generate.js'
 import { freePort } from './free-port.js'
@@ -140,7 +140,7 @@ async function run(dialect: string) {
   const children: ChildProcess[] = []
   try {
     const db = openDatabase(database.url)
-    await migrateToLatest(db)
+    await migrate(db)
     const perDay = Math.ceil(ROWS / DAYS)
     // testrest's sandbox data is this data: the server's first start then leaves it alone.
     const claimed = await claimSandboxLoad(db.kysely, { organizationId: 'testrest', seed: 'bench', endDate: day(0).slice(0, 10), rows: perDay * DAYS, createdAt: new Date().toISOString() })

@@ -14,7 +14,7 @@ import { fileURLToPath } from 'node:url'
 import pg from 'pg'
 import { request } from 'undici'
 import { openDatabase, type Db } from '../src/platform/db/database.js'
-import { migrateToLatest } from '../src/platform/db/migrate.js'
+import { migrate } from '../test/support/database.js'
 import { storeGenerated } from '../src/reporting/transactions/generate.js'
 import { signedHeaders } from '../test/support/reporting.js'
 
@@ -64,7 +64,7 @@ async function prepare(dialect: 'sqlite' | 'postgres'): Promise<{ url: string; r
     url = u.toString()
   }
   const db: Db = openDatabase(url)
-  await migrateToLatest(db)
+  await migrate(db)
   const have = Number((await db.kysely.selectFrom('transactions').select((eb) => eb.fn.countAll<string>().as('n')).where('request_time', '>=', FROM).where('request_time', '<', TO).where('organization_id', '=', 'testrest').executeTakeFirstOrThrow()).n)
   // The generator's days hold BENCH_ROWS transactions; a few (refunds, chargebacks) fall after the window.
   if (have === 0) {

@@ -13,7 +13,7 @@ import { fileURLToPath } from 'node:url'
 import SQLite from 'better-sqlite3'
 import pg from 'pg'
 import { openDatabase, type Db } from '../src/platform/db/database.js'
-import { migrateToLatest } from '../src/platform/db/migrate.js'
+import { migrate } from '../test/support/database.js'
 import type { Transaction } from '../src/reporting/transactions/catalog.js'
 import { generateTransactions, type GenerateOptions } from '../src/reporting/transactions/generator.js'
 import { storeGenerated } from '../src/reporting/transactions/generate.js'
@@ -63,7 +63,7 @@ const sqliteTarget: Target = {
     const dir = mkdtempSync(join(tmpdir(), 'finapi-bench-tx-'))
     const url = `sqlite:${join(dir, 'bench.db')}`
     const db = openDatabase(url)
-    await migrateToLatest(db)
+    await migrate(db)
     return { db, url, drop: async () => rmSync(dir, { recursive: true, force: true }) }
   },
   async bare(url) {
@@ -98,7 +98,7 @@ function postgresTarget(adminUrl: string): Target {
       const url = new URL(adminUrl)
       url.pathname = `/${name}`
       const db = openDatabase(url.toString())
-      await migrateToLatest(db)
+      await migrate(db)
       return {
         db,
         url: url.toString(),

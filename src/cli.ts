@@ -51,16 +51,9 @@ async function failure(err: unknown): Promise<number> {
   // Help and --version (0), or a usage error commander has already printed (2).
   if (err instanceof CommanderError) return err.exitCode === 0 ? 0 : 2
   const say = (text: string) => process.stderr.write(`finapi: ${text}\n`)
-  const [{ describeStartupFailure }, { ConfigError }, { ImportError }, { TransactionImportError }] = await Promise.all([
-    import('./startup-errors.js'),
-    import('./config.js'),
-    import('./banking/accounts/import.js'),
-    import('./reporting/transactions/import.js'),
-  ])
+  const [{ describeStartupFailure }, { ConfigError }] = await Promise.all([import('./startup-errors.js'), import('./config.js')])
   const startup = loaded && describeStartupFailure(err, loaded)
   if (startup !== undefined) say(startup)
-  else if (err instanceof ImportError) say(`import rejected, nothing was loaded: ${err.message}`)
-  else if (err instanceof TransactionImportError) say(`transactions import rejected at ${err.message}`)
   else if (err instanceof DomainError) say(err.details.map((d) => (d.field ? `${d.field}: ${d.reason}` : d.reason)).join('; ') || err.kind)
   else if (err instanceof CliError || err instanceof ConfigError) say(err.message)
   else say(err instanceof Error ? (err.stack ?? err.message) : String(err))

@@ -4,18 +4,20 @@
 import { randomUUID } from 'node:crypto'
 import { hostname } from 'node:os'
 import type { Logger } from 'pino'
-import { createReportingKeyService, type ReportingKeyService } from './applications/reporting-keys/service.js'
+import { applicationsFeature } from './applications/feature.js'
 import { SANDBOX_REPORTING_KEYS } from './applications/reporting-keys/sandbox.js'
-import { createApplicationService, type ApplicationService } from './applications/service.js'
+import type { ReportingKeyService } from './applications/reporting-keys/service.js'
+import type { ApplicationService } from './applications/service.js'
 import { bankingFeature, type BankingServices, type V2Routes } from './banking/feature.js'
 import type { Config } from './config.js'
 import { identityFeature } from './identity/feature.js'
-import { SANDBOX_MERCHANT_USERS, createMerchantUserService, type MerchantUserService } from './identity/merchant-users/service.js'
+import { SANDBOX_MERCHANT_USERS, type MerchantUserService } from './identity/merchant-users/service.js'
 import { SANDBOX_LOGINS } from './banking/sandbox-data.js'
 import type { IdentityService } from './identity/service.js'
 import type { AccessTokenResolver } from './identity/types.js'
 import { oauthFeature, type OAuthServices } from './oauth/feature.js'
-import { createOrganizationService, type OrganizationService } from './organizations/service.js'
+import { organizationsFeature } from './organizations/feature.js'
+import type { OrganizationService } from './organizations/service.js'
 import type { Clock } from './platform/clock.js'
 import type { Db } from './platform/db/database.js'
 import type { Feature } from './platform/feature.js'
@@ -91,7 +93,6 @@ export function reportStore(config: Config, db: Db, clock: Clock): BlobStore {
 
 export function createServices(config: Config, infrastructure: Infrastructure, options: ServiceOptions = {}): Services {
   const { db, clock, logger } = infrastructure
-  const applications = createApplicationService({ db, clock })
   // The owner names this process in a job's lease, so two processes on one database never take each other's jobs.
   const owner = `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`
   const jobs = createJobs({ db, clock, owner, onError: (err, job) => logger.warn({ err, job }, 'job failed') })
@@ -102,17 +103,17 @@ export function createServices(config: Config, infrastructure: Infrastructure, o
   // The one cycle of the wiring: identity resolves OAuth access tokens through OAuth's token service, and OAuth's
   // sign-in page verifies passwords through identity. Closed here by a resolver that forwards to OAuth once built.
   const accessTokens: AccessTokenResolver = { find: (hash) => oauth.services.tokens.find(hash), revoke: (hash) => oauth.services.tokens.revoke(hash) }
+  const organizations = organizationsFeature({ db, clock })
+  const applications = applicationsFeature({ db, clock, secretsKey: config.secretsKey, organizations: organizations.services, sandboxApiKey: config.sandboxApiKey })
   // In the sandbox everyone shares the published customers, so a guessing run locks them for its sender only.
-  const identity = identityFeature({ db, clock, secretsKey: config.secretsKey, accessTokens, lockoutPerSource: config.mode === 'sandbox' })
-  const organizations = createOrganizationService({ db, clock })
-  const merchantUsers = createMerchantUserService({ db, clock, organizations })
+  const identity = identityFeature({ db, clock, secretsKey: config.secretsKey, accessTokens, lockoutPerSource: config.mode === 'sandbox', organizations: organizations.services })
   const oauth = oauthFeature({
     db,
     clock,
-    applications,
-    identity: identity.services,
-    merchantUsers,
-    organizations,
+    applications: applications.services.applications,
+    identity: identity.services.identity,
+    merchantUsers: identity.services.merchantUsers,
+    organizations: organizations.services,
     secretsKey: config.secretsKey,
     publicUrl: config.publicUrl,
     limits: config.oauthLimits,
@@ -122,9 +123,9 @@ export function createServices(config: Config, infrastructure: Infrastructure, o
   const banking = bankingFeature({
     db,
     clock,
-    applications,
+    applications: applications.services.applications,
     maintenance,
-    identity: identity.services,
+    identity: identity.services.identity,
     // Banking never imports OAuth: it checks the proofs of DPoP-bound tokens through platform's verifier interface,
     // backed by OAuth's replay memory.
     dpop: oauth.services.dpop,
@@ -136,15 +137,14 @@ export function createServices(config: Config, infrastructure: Infrastructure, o
     },
     extraRoutes: options.extraV2Routes,
   })
-  const reportingKeys = createReportingKeyService({ db, clock, secretsKey: config.secretsKey, organizations })
   // The merchant API family's gateway resolves OAuth bearer tokens through the OAuth feature's token service, never
   // importing OAuth; reporting and webhooks both stand on it.
   // The docs page signs "Try it out" calls with the published sandbox keys; production ships neither script nor keys.
   const docsSigningKeys = config.mode === 'sandbox' ? SANDBOX_REPORTING_KEYS : undefined
   const merchantApi = merchantApiFeature({
     clock,
-    keys: reportingKeys,
-    organizations,
+    keys: applications.services.reportingKeys,
+    organizations: organizations.services,
     tokens: oauth.services.tokens,
     replay,
     docsSigningKeys,
@@ -155,7 +155,7 @@ export function createServices(config: Config, infrastructure: Infrastructure, o
     db,
     clock,
     jobs,
-    organizations,
+    organizations: organizations.services,
     merchantApi: merchantApi.services,
     secretsKey: config.secretsKey,
     settings: {
@@ -174,7 +174,7 @@ export function createServices(config: Config, infrastructure: Infrastructure, o
     dialect: db.dialect,
     clock,
     merchantApi: merchantApi.services,
-    organizations,
+    organizations: organizations.services,
     jobs,
     blobs: reportStore(config, db, clock),
     sandbox: config.mode === 'sandbox',
@@ -185,8 +185,9 @@ export function createServices(config: Config, infrastructure: Infrastructure, o
     log: (fields, message) => logger.info(fields, message),
     extraRoutes: options.extraReportingRoutes,
   })
-  // Mounted in this order; the family's feature after reporting keeps its housekeeping and counters where they were.
-  const features: Feature[] = [identity, banking, oauth, reporting, merchantApi, webhooks, ...(options.extraFeatures ?? [])]
+  // Every feature, in order: routes are mounted, sandbox data loaded (so after what it stands on) and commands listed
+  // in this order; the merchant API family's after reporting keeps its counters where they were.
+  const features: Feature[] = [organizations, applications, identity, banking, oauth, reporting, merchantApi, webhooks, ...(options.extraFeatures ?? [])]
 
   for (const feature of features) for (const job of feature.jobs ?? []) jobs.register(job.kind, job.handler as JobHandler, job.options)
 
@@ -204,14 +205,14 @@ export function createServices(config: Config, infrastructure: Infrastructure, o
   })
 
   return {
-    applications,
+    applications: applications.services.applications,
     maintenance,
-    identity: identity.services,
-    merchantUsers,
+    identity: identity.services.identity,
+    merchantUsers: identity.services.merchantUsers,
     banking: banking.services,
     oauth: oauth.services,
-    organizations,
-    reportingKeys,
+    organizations: organizations.services,
+    reportingKeys: applications.services.reportingKeys,
     reporting: reporting.services,
     webhooks: webhooks.services,
     housekeeping,

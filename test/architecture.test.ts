@@ -81,9 +81,9 @@ describe('the layout', () => {
     expect(cyclesOf(graph)).toEqual([])
   })
 
-  // Arrows between folders point one way: features → shared modules → platform. The migrations are platform's
-  // (platform/db/migrate.ts lists them), and within a feature its sub-modules form no cycle either (files at the
-  // feature's root, such as feature.ts, are the feature's own and are not counted).
+  // Arrows between folders point one way: features → shared modules → platform. The migrations count as platform's
+  // (the platform and each feature list theirs, importing them downward), and within a feature its sub-modules form no
+  // cycle either (files at the feature's root, such as feature.ts, are the feature's own and are not counted).
   it('has no import cycle between folders, nor between the sub-modules of a feature', () => {
     const top = (file: string) => (folder(file) === 'migrations' ? 'platform' : folder(file))
     const sub = (file: string) => (file.split('/').length >= 3 ? file.split('/').slice(0, 2).join('/') : undefined)

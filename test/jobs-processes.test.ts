@@ -7,9 +7,8 @@ import { sql } from 'kysely'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { systemClock } from '../src/platform/clock.js'
 import { openDatabase, type Db } from '../src/platform/db/database.js'
-import { migrateToLatest } from '../src/platform/db/migrate.js'
 import { createJobs } from '../src/platform/jobs/service.js'
-import { createTestDatabase, TEST_DIALECT, type TestDatabase } from './support/database.js'
+import { createTestDatabase, TEST_DIALECT, type TestDatabase, migrate } from './support/database.js'
 
 const WORKER = fileURLToPath(new URL('./support/jobs-worker.ts', import.meta.url))
 const onSqlite = TEST_DIALECT === 'sqlite'
@@ -23,7 +22,7 @@ beforeAll(async () => {
   if (onSqlite) return
   database = await createTestDatabase()
   db = openDatabase(database.url)
-  await migrateToLatest(db)
+  await migrate(db)
   await sql`create table job_runs (job_id text not null, owner text not null)`.execute(db.kysely)
 })
 afterAll(async () => {

@@ -4,10 +4,9 @@
 import { Migrator, sql } from 'kysely'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { openDatabase, type Db } from '../src/platform/db/database.js'
-import { migrateToLatest, migrations } from '../src/platform/db/migrate.js'
 import { createReplayGuard, type ReplayGuard } from '../src/platform/replay-guard.js'
 import { FakeClock } from './support/clock.js'
-import { createTestDatabase, openMigratedTestDatabase } from './support/database.js'
+import { createTestDatabase, openMigratedTestDatabase, migrate, everyMigration } from './support/database.js'
 
 const MINUTE = 60_000
 let db: Db
@@ -63,12 +62,12 @@ describe('migration 0020_replay_guard', () => {
     const database = await createTestDatabase()
     const old = openDatabase(database.url)
     try {
-      const migrator = new Migrator({ db: old.kysely, provider: { getMigrations: async () => migrations } })
+      const migrator = new Migrator({ db: old.kysely, provider: { getMigrations: async () => everyMigration(old) } })
       expect((await migrator.migrateTo('0018_webhook_certificates')).error).toBeUndefined()
       const until = new Date(clock.nowMs() + MINUTE).toISOString()
       await sql`insert into reporting_jwt_ids (id_hash, expires_at) values ('jwt-digest', ${until})`.execute(old.kysely)
       await sql`insert into oauth_dpop_proofs (proof_hash, expires_at) values ('dpop-digest', ${until})`.execute(old.kysely)
-      expect(await migrateToLatest(old)).toEqual(['0019_dpop_bound_codes', '0020_replay_guard'])
+      expect(await migrate(old)).toEqual(['0019_dpop_bound_codes', '0020_replay_guard'])
       const carried = createReplayGuard({ db: old.kysely, clock })
       expect(await carried.spend('jwt-digest', new Date(until))).toBe(false)
       expect(await carried.spend('dpop-digest', new Date(until))).toBe(false)

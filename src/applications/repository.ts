@@ -1,6 +1,6 @@
 // SQL for application keys. Takes the database handle or a transaction; the service owns the boundary.
 import type { Executor } from '../platform/db/database.js'
-import type { ApplicationRow, NewApplicationRow } from '../platform/db/schema.js'
+import type { ApplicationRow, NewApplicationRow } from './tables.js'
 
 export type ApplicationRowLike = Pick<ApplicationRow, 'id' | 'name' | 'key_prefix' | 'status' | 'created_at' | 'revoked_at'>
 

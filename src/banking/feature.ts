@@ -1,5 +1,6 @@
-// The banking interface as one feature: its services, its gateway and routes under /v2, its expiring rows and
-// its part of the OpenAPI document. Built by the composition root from narrowed dependencies.
+// The banking interface as one feature: its services, its gateway and routes under /v2, its part of the OpenAPI
+// document, its tables, the sandbox's customers and `finapi import`. Built by the composition root from narrowed
+// dependencies.
 import type { ApplicationService } from '../applications/service.js'
 import type { Clock } from '../platform/clock.js'
 import type { Db } from '../platform/db/database.js'
@@ -7,7 +8,10 @@ import type { DpopVerifier } from '../platform/dpop.js'
 import type { Feature } from '../platform/feature.js'
 import type { App } from '../platform/http/app.js'
 import type { MaintenanceSwitch } from '../platform/maintenance.js'
+import * as m0002 from '../migrations/0002_banking.js'
 import { createAccountsService, type AccountsService } from './accounts/service.js'
+import { importData, type ImportSummary, type Progress } from './accounts/import.js'
+import { bankingCommands } from './cli.js'
 import type { IdentityService } from '../identity/service.js'
 import { createAuthService, type AuthService } from './auth/service.js'
 import { bankingErrors } from './errors.js'
@@ -21,8 +25,8 @@ import { SANDBOX_CUSTOMER_1_ID } from './sandbox-data.js'
 export interface BankingServices {
   auth: AuthService
   accounts: AccountsService
-  /** Loads the sandbox's customers and accounts, once (sandbox mode's start). */
-  ensureSandboxCustomers(): Promise<void>
+  /** Loads an operator's file of customers, credentials, accounts and exchange rates, all or nothing (`finapi import`). */
+  importData(data: unknown, onProgress?: Progress): Promise<ImportSummary>
 }
 
 /** Routes registered in the banking scope, behind its gateway, beside the banking routes (tests' probes, whole paths under /v2). */
@@ -65,7 +69,7 @@ export function bankingFeature(deps: BankingDeps): Feature<BankingServices> {
   const accounts = createAccountsService({ db })
   return {
     name: 'banking',
-    services: { auth, accounts, ensureSandboxCustomers: () => ensureSandboxCustomers({ db, clock, identity: deps.identity }) },
+    services: { auth, accounts, importData: (data, onProgress) => importData({ db, clock, identity: deps.identity.importer }, data, onProgress) },
     http: {
       prefixes: ['/v2'],
       errors: bankingErrors,
@@ -83,6 +87,10 @@ export function bankingFeature(deps: BankingDeps): Feature<BankingServices> {
         for (const routes of deps.extraRoutes ?? []) await routes(v2)
       },
     },
+    // 0002 also made identity's customers, credentials and sessions, which were banking's then.
+    migrations: { '0002_banking': m0002 },
+    sandbox: { seed: () => ensureSandboxCustomers({ db, clock, identity: deps.identity }) },
+    commands: bankingCommands,
     openapi: {
       description: DESCRIPTION,
       securitySchemes: {

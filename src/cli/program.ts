@@ -1,19 +1,17 @@
-// The `finapi` command's tree: serve, migrate, the operator's records (admin.ts), maintenance, prune, import, and
-// the reporting and webhook commands their modules define. Built on commander: well kept, no dependencies of its own,
-// its own TypeScript types, subcommands each with their own --help, and exitOverride/configureOutput, through which
-// a usage error becomes one line plus the command's usage (exit 2) rather than a process.exit from inside a parser.
-// What a command needs to do its work is imported when it runs: help and usage errors load no more than the tree.
-import { readFile } from 'node:fs/promises'
+// The `finapi` command's tree: serve, migrate, the operator's records (admin.ts), maintenance, prune, and each
+// feature's commands (its descriptor's `commands`). Built on commander: well kept, no dependencies of its own, its own
+// TypeScript types, subcommands each with their own --help, and exitOverride/configureOutput, through which a usage
+// error becomes one line plus the command's usage (exit 2) rather than a process.exit from inside a parser. What a
+// command needs to do its work is imported when it runs: help and usage errors load no more than the tree.
 import { Command } from 'commander'
-import { registerReportsCommands, type WithServices } from '../reporting/reports/cli.js'
-import { registerClockCommands } from '../reporting/sandbox-clock/cli.js'
-import { registerTransactionsCommands } from '../reporting/transactions/cli.js'
-import { registerWebhooksCommands } from '../webhooks/cli.js'
+import { bankingCommands } from '../banking/cli.js'
+import { reportingCommands } from '../reporting/cli.js'
+import { webhooksCommands } from '../webhooks/cli.js'
 import { registerAdminCommands } from './admin.js'
 import { useOverviewHelp } from './help.js'
-import { CliError, finishCommands, group, say, suggestion, usageError } from '../platform/cli/kit.js'
+import { finishCommands, group, say, suggestion, usageError } from '../platform/cli/kit.js'
+import type { FeatureCommands } from '../platform/feature.js'
 import type { CliContext } from './context.js'
-import { createProgress, type Progress } from '../platform/cli/progress.js'
 
 const ABOUT = `Each command has its own help (finapi keys create --help). Every command reads the
 server's environment (DATABASE_URL, MODE, SECRETS_KEY, …) and brings the database up to
@@ -22,8 +20,12 @@ pipe. Exit status: 0 done, 1 failed (one line says why), 2 a usage error. See do
 
 const SUMMARIES = { on: 'answer every /v2 call with API-522', off: 'answer normally again', status: 'whether maintenance is on' } as const
 
-/** What each phase of a banking import counts. */
-const UNITS = { validating: 'customers', hashing: 'secrets', writing: 'rows' } as const
+/**
+ * Every feature's commands, in the composition root's order: the `commands` of the features' descriptors, which
+ * test/features.test.ts checks this list against. Imported here on their own rather than read from the built
+ * features, which would load every feature's code (and need a configuration) to show any help.
+ */
+export const FEATURE_COMMANDS: readonly FeatureCommands<never>[] = [bankingCommands, reportingCommands, webhooksCommands]
 
 export function buildProgram(cli: CliContext, version: string): Command {
   const program = new Command('finapi')
@@ -91,54 +93,18 @@ export function buildProgram(cli: CliContext, version: string): Command {
       }),
     )
 
-  const load = program
-    .command('import')
-    .summary('load customers and accounts from a JSON file')
-    .usage('<file.json> | --schema')
-    .description('load customers, credentials, accounts and exchange rates from a JSON file, all or nothing; or print the JSON Schema of that file')
-    .argument('[file.json]', 'the file to load')
-    .option('--schema', 'print the JSON Schema of the import file instead')
-    .action(async (path: string | undefined, options: { schema?: boolean }) => {
-      if (options.schema) {
-        const { ImportFile } = await import('../banking/accounts/import-schema.js')
-        return say(JSON.stringify({ $schema: 'https://json-schema.org/draft/2020-12/schema', ...ImportFile }, null, 2))
-      }
-      if (path === undefined) usageError(load, 'import needs a file: finapi import <file.json> (or --schema)')
-      let data: unknown
-      try {
-        data = JSON.parse(await readFile(path, 'utf8'))
-      } catch (err) {
-        throw new CliError(`cannot read ${path} as JSON: ${(err as Error).message}`)
-      }
-      const [{ importData }, { createIdentityImport }, { secretsKey }] = await Promise.all([import('../banking/accounts/import.js'), import('../identity/import.js'), cli.config()])
-      await cli.withServices(async (_services, db) => {
-        // One bar per phase (validating, hashing secrets, writing), each ending on a line of its own.
-        let bar: { phase: string; progress: Progress } | undefined
-        const summary = await importData({ db, clock: cli.clock, identity: createIdentityImport(secretsKey) }, data, (phase, done, total) => {
-          if (bar?.phase !== phase) {
-            bar?.progress.finish()
-            bar = { phase, progress: createProgress(phase, total, { unit: UNITS[phase] }) }
-          }
-          bar.progress.update(done, total)
-        })
-        bar?.progress.finish()
-        say(`Imported ${summary.customers} customers, ${summary.credentials} credentials, ${summary.accounts} accounts, ${summary.exchangeRates} exchange rates.`)
-      })
+  for (const commands of FEATURE_COMMANDS) {
+    commands.register(program, {
+      clock: cli.clock,
+      // A command runs with the services of the feature whose descriptor carries it.
+      run: (fn) =>
+        cli.withServices((services, db) => {
+          const feature = services.features.find((f) => f.commands === commands)
+          if (!feature) throw new Error('a feature\'s commands are registered but the feature is not in the composition root')
+          return fn(feature.services as never, db)
+        }),
     })
-
-  registerTransactionsCommands(
-    program,
-    (fn) =>
-      cli.withServices(async (services, db) => {
-        const { createTransactionService } = await import('../reporting/transactions/service.js')
-        return fn({ transactions: createTransactionService({ db, clock: cli.clock }), organizationExists: async (id) => (await services.organizations.find(id)) !== undefined })
-      }),
-    () => cli.clock.now(),
-  )
-  const withReporting: WithServices = (fn) => cli.withServices((services, db) => fn({ reporting: services.reporting, db }))
-  registerReportsCommands(program, withReporting, cli.clock)
-  registerClockCommands(program, withReporting, cli.clock)
-  registerWebhooksCommands(program, (fn) => cli.withServices((services) => fn(services.webhooks)))
+  }
 
   const help = program
     .command('help')

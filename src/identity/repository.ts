@@ -2,7 +2,7 @@
 // (or the importer, through identity/import.ts) owns the transaction boundary. Secrets arrive here already hashed.
 import { sql, type CompiledQuery, type Insertable, type Selectable } from 'kysely'
 import type { Executor } from '../platform/db/database.js'
-import type { CredentialsTable, CustomersTable, SessionsTable } from '../platform/db/schema.js'
+import type { CredentialsTable, CustomersTable, SessionsTable } from './tables.js'
 
 export type CredentialRow = Selectable<CredentialsTable>
 export type SessionRow = Selectable<SessionsTable>

@@ -10,6 +10,7 @@ import type { OrganizationService } from '../organizations/service.js'
 import type { Clock } from '../platform/clock.js'
 import { LabelledCounter } from '../platform/counters.js'
 import type { Feature } from '../platform/feature.js'
+import * as m0014 from '../migrations/0014_reporting_bearer_auth.js'
 import type { ErrorFamily } from '../platform/http/error-family.js'
 import type { ReplayGuard } from '../platform/replay-guard.js'
 import { docsSignerScript, type DocsSigningKey } from './docs-signer.js'
@@ -49,6 +50,9 @@ export function merchantApiFeature(deps: MerchantApiDeps): Feature<MerchantApi> 
     name: 'merchant-api',
     services: { gateway: { authenticator, organizations: deps.organizations, failures }, errors: reportingErrors(clock) },
     counters: [failures],
+    // The family's ways in besides HTTP Signature: organizations of OAuth clients, grants and merchant users, and JWT
+    // certificates (the tables are oauth's, identity's and applications').
+    migrations: { '0014_reporting_bearer_auth': m0014 },
     openapi: {
       ...(deps.docsSigningKeys?.length ? { docsScripts: [docsSignerScript(deps.docsSigningKeys)] } : {}),
       securitySchemes: {

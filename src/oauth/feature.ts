@@ -1,5 +1,5 @@
 // The OAuth 2.0 authorization server as one feature: clients, the authorize pages and the token endpoint under
-// /oauth2/v3, its expiring rows and its part of the OpenAPI document.
+// /oauth2/v3, its expiring rows, its part of the OpenAPI document, its tables and the sandbox's clients.
 import type { ApplicationService } from '../applications/service.js'
 import type { MerchantUserService } from '../identity/merchant-users/service.js'
 import type { IdentityService } from '../identity/service.js'
@@ -7,6 +7,11 @@ import type { OrganizationService } from '../organizations/service.js'
 import type { Clock } from '../platform/clock.js'
 import type { Db } from '../platform/db/database.js'
 import type { Feature } from '../platform/feature.js'
+import * as m0003 from '../migrations/0003_oauth.js'
+import * as m0008 from '../migrations/0008_stateless_consents.js'
+import * as m0012 from '../migrations/0012_oauth_par_dpop.js'
+import * as m0019 from '../migrations/0019_dpop_bound_codes.js'
+import { activeSandboxClients, ensureSandboxReportingClients } from './clients/sandbox.js'
 import { createAuthorizeService, pruneConsentsAndCodes, type AuthorizeService, type SignInHint } from './authorize/service.js'
 import { createClientService, type ClientService } from './clients/service.js'
 import { createDpopVerifier, type DpopVerifier } from '../platform/dpop.js'
@@ -118,5 +123,15 @@ export function oauthFeature(deps: OAuthDeps): Feature<OAuthServices> {
       { name: 'oauth pushed requests', prune: () => prunePushedRequests(db, clock) },
     ],
     openapi: { description: DESCRIPTION, securitySchemes: SECURITY_SCHEMES },
+    migrations: { '0003_oauth': m0003, '0008_stateless_consents': m0008, '0012_oauth_par_dpop': m0012, '0019_dpop_bound_codes': m0019 },
+    sandbox: {
+      async seed() {
+        // The shared sandbox key as a public client, then the organizations' reporting clients (after the key and the
+        // organizations, earlier features' data).
+        await clients.ensureSandboxClient()
+        await ensureSandboxReportingClients(clients)
+      },
+      exposed: async () => (await activeSandboxClients(clients)).map((id) => `OAuth client ${id} (finapi clients revoke ${id})`),
+    },
   }
 }

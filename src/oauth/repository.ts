@@ -2,14 +2,7 @@
 // boundary. Secrets arrive here already hashed.
 import type { Insertable, Selectable } from 'kysely'
 import type { Executor } from '../platform/db/database.js'
-import type {
-  OAuthClientsTable,
-  OAuthCodesTable,
-  OAuthConsentsTable,
-  OAuthGrantsTable,
-  OAuthPushedRequestsTable,
-  OAuthTokensTable,
-} from '../platform/db/schema.js'
+import type { OAuthClientsTable, OAuthCodesTable, OAuthConsentsTable, OAuthGrantsTable, OAuthPushedRequestsTable, OAuthTokensTable } from './tables.js'
 
 export type ClientRow = Selectable<OAuthClientsTable>
 export type ConsentRow = Selectable<OAuthConsentsTable>

@@ -1,7 +1,7 @@
 // SQL for organizations. Takes the database handle or a transaction; the service owns the boundary.
 import { sql } from 'kysely'
 import type { Executor } from '../platform/db/database.js'
-import type { OrganizationsTable } from '../platform/db/schema.js'
+import type { OrganizationsTable } from './tables.js'
 
 export type OrganizationRow = OrganizationsTable
 

@@ -3,7 +3,7 @@
 // or one of X's descendants.
 import type { Clock } from '../platform/clock.js'
 import type { Db, Executor } from '../platform/db/database.js'
-import type { OrganizationType } from '../platform/db/schema.js'
+import type { OrganizationType } from './tables.js'
 import { conflict, invalid } from '../platform/errors.js'
 import * as repo from './repository.js'
 

@@ -1,7 +1,14 @@
 // What one feature contributes to the app, as one descriptor: its services (for the CLI and for features wired
-// after it), its routes, its rows that expire, and what it adds to the OpenAPI document. The composition root
-// builds the descriptors in order and mounts each; adding a feature is one line there.
+// after it), its routes, its jobs and rows that expire, what it adds to the OpenAPI document, the migrations that
+// made its tables, its sandbox data and its commands. The composition root (services.ts) builds the descriptors in
+// order and everything else reads them from there: the app mounts their routes, the job runner and housekeeping take
+// their jobs and prune tasks, the migrator their migrations, bootstrap their sandbox data. Adding a feature is one line
+// there. Its table types are in its folder too (`tables.ts`, added to the Database type under the feature's name).
+import type { Command } from 'commander'
+import type { Migration } from 'kysely'
+import type { Clock } from './clock.js'
 import type { LabelledCounter } from './counters.js'
+import type { Db } from './db/database.js'
 import type { PruneTask } from './housekeeping.js'
 import type { App } from './http/app.js'
 import type { ErrorFamily, MountedFamily } from './http/error-family.js'
@@ -61,6 +68,36 @@ export interface BackgroundTask {
   run(): Promise<unknown>
 }
 
+/** What a feature adds to a sandbox database, and what a production database must not keep of it. */
+export interface FeatureSandbox {
+  /**
+   * Loads the feature's sandbox data (published keys, clients, customers, generated rows): idempotent, run at every
+   * start in sandbox mode, feature by feature in the composition root's order, so after the features it stands on.
+   */
+  seed(): Promise<void>
+  /**
+   * Its published sandbox identities still active, each named with the command that revokes it ("reporting key X
+   * (finapi keys revoke X)"): a production server refuses to start while there is any, since their secrets are public.
+   */
+  exposed?(): Promise<string[]>
+}
+
+/** What a feature's commands run with. */
+export interface CommandContext<Services> {
+  /** Opens the database, brings it up to date, and runs `fn` with the feature's services over it; closes it after. */
+  run<T>(fn: (services: Services, db: Db) => Promise<T>): Promise<T>
+  clock: Clock
+}
+
+/**
+ * A feature's `finapi` commands. The command tree (src/cli/program.ts) imports them on their own, not through the
+ * feature, so that help and usage errors load no feature's code: the module that defines them imports the
+ * command-line kit (platform/cli/) and types, and what a command does is imported when it runs.
+ */
+export interface FeatureCommands<Services> {
+  register(program: Command, context: CommandContext<Services>): void
+}
+
 export interface Feature<Services = unknown> {
   readonly name: string
   readonly services: Services
@@ -75,4 +112,11 @@ export interface Feature<Services = unknown> {
   readonly counters?: readonly LabelledCounter[]
   /** The feature's own Prometheus metrics (prom-client), written after the platform's on /metrics. */
   readonly metrics?: Registry
+  /**
+   * The migrations that created and changed its tables, by name: files of src/migrations/, frozen history that
+   * imports nothing but platform/db. The migrator runs the platform's and every feature's together, in name order.
+   */
+  readonly migrations?: Readonly<Record<string, Migration>>
+  readonly sandbox?: FeatureSandbox
+  readonly commands?: FeatureCommands<Services>
 }

@@ -1,12 +1,17 @@
 // The reporting interface as one feature: its routes under /reporting/v3 (and the sandbox clock's under
 // /sandbox/v1), behind the merchant API family's gateway and answering in its errors; the report engine's job, its
-// scheduler's sweep, the pruning of expired reports and the report metrics. Built by the composition root from
-// narrowed dependencies.
+// scheduler's sweep, the pruning of expired reports and the report metrics; its tables, the sandbox's transactions
+// and its commands. Built by the composition root from narrowed dependencies.
 import type { OrganizationService } from '../organizations/service.js'
 import type { BlobStore } from '../platform/blobs/types.js'
 import type { Clock } from '../platform/clock.js'
 import type { Dialect, Executor } from '../platform/db/database.js'
 import type { Feature } from '../platform/feature.js'
+import * as m0009 from '../migrations/0009_transactions.js'
+import * as m0013 from '../migrations/0013_report_subscriptions.js'
+import * as m0015 from '../migrations/0015_transaction_tallies.js'
+import * as m0016 from '../migrations/0016_report_engine.js'
+import { reportingCommands } from './cli.js'
 import type { App } from '../platform/http/app.js'
 import type { Jobs } from '../platform/jobs/service.js'
 import type { JobHandler } from '../platform/jobs/types.js'
@@ -46,6 +51,8 @@ export interface ReportingServices {
   /** The transactions store the reports read (and the sandbox's generated data). */
   transactions: TransactionService
   onDemand: OnDemandService
+  /** Whether an organization exists (`finapi transactions generate` refuses one that does not). */
+  organizationExists(id: string): Promise<boolean>
 }
 
 /** Routes registered in the reporting scope, behind its gateway, beside the reporting routes (tests' probes, whole paths under /reporting/v3). */
@@ -117,7 +124,19 @@ export function reportingFeature(deps: ReportingDeps): Feature<ReportingServices
     createReportGenerator({ db, clock, blobs, transactions, definitions, reportingClock, sandbox: deps.sandbox, leaseMs: deps.reports.leaseMs, metrics, onReportFinished: deps.onReportFinished, log: deps.log, onProgress })
   return {
     name: 'reporting',
-    services: { definitions, subscriptions, reports, scheduler, reportingClock, sandboxClock, generator, reportJobOptions, onDemand, transactions },
+    services: {
+      definitions,
+      subscriptions,
+      reports,
+      scheduler,
+      reportingClock,
+      sandboxClock,
+      generator,
+      reportJobOptions,
+      onDemand,
+      transactions,
+      organizationExists: async (id) => (await deps.organizations.find(id)) !== undefined,
+    },
     jobs: [
       { kind: REPORT_JOB, handler: generator() as never, options: reportJobOptions },
       // One slice at a time per process: catch-ups of several organizations take turns through the queue.
@@ -146,5 +165,9 @@ export function reportingFeature(deps: ReportingDeps): Feature<ReportingServices
       },
     },
     openapi: { description: DESCRIPTION },
+    migrations: { '0009_transactions': m0009, '0013_report_subscriptions': m0013, '0015_transaction_tallies': m0015, '0016_report_engine': m0016 },
+    // Every sandbox merchant's reports have 90 days of transactions ending today (on the injected clock), once.
+    sandbox: { seed: async () => void (await transactions.ensureSandboxData()) },
+    commands: reportingCommands,
   }
 }

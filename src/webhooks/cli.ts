@@ -1,12 +1,14 @@
 // `finapi events publish <file>` and `finapi webhooks list|deliveries`: an operator's invoicing system (or anyone with
 // the database) publishes events from a file or standard input, all or nothing; subscriptions and the delivery log are
-// read without going through the API. The caller (src/cli/program.ts) opens the database for them.
+// read without going through the API. The command tree (src/cli/program.ts) opens the database for them.
 import { readFile } from 'node:fs/promises'
 import type { Command } from 'commander'
 import { CliError, group, integer, JSON_DESCRIPTION, JSON_FLAG, oneOf, printRows, say } from '../platform/cli/kit.js'
-import type { NotificationStatus } from '../platform/db/schema.js'
-import { EventRefused } from './events/service.js'
-import type { WebhooksServices } from './feature.js'
+import type { NotificationStatus } from './tables.js'
+import type { FeatureCommands } from '../platform/feature.js'
+import { EventRefused, type EventService } from './events/service.js'
+import type { WebhookSubscriptions } from './notification-subscriptions/service.js'
+import type { NotificationLog } from './notifications/service.js'
 import type { EventInput } from './types.js'
 
 const STATUSES: readonly NotificationStatus[] = ['PENDING', 'RETRY', 'DELIVERED', 'FAILED', 'SUSPENDED', 'HELD', 'CANCELLED']
@@ -47,7 +49,14 @@ function eventOf(value: unknown, index: number): EventInput {
   }
 }
 
-export type WithWebhooks = <T>(fn: (webhooks: WebhooksServices) => Promise<T>) => Promise<T>
+/** What the commands use of the feature's services (WebhooksServices). */
+export interface WebhookCommandServices {
+  events: Pick<EventService, 'publishAll'>
+  subscriptions: Pick<WebhookSubscriptions, 'list'>
+  notifications: NotificationLog
+}
+
+export type WithWebhooks = <T>(fn: (webhooks: WebhookCommandServices) => Promise<T>) => Promise<T>
 
 /** A file's text, or standard input's with `-`. */
 async function readInput(path: string): Promise<string> {
@@ -119,4 +128,8 @@ export function registerWebhooksCommands(program: Command, withServices: WithWeb
         printRows(rows, options.json, ['notification', 'webhook', 'organization', 'event type', 'status', 'attempts', 'created', 'last attempt'], (n) => [n.notificationId, n.webhookId, n.organizationId, n.eventType, n.status, n.attempts, n.createdAt, n.lastAttemptAt])
       })
     })
+}
+
+export const webhooksCommands: FeatureCommands<WebhookCommandServices> = {
+  register: (program, { run }) => registerWebhooksCommands(program, (fn) => run((webhooks) => fn(webhooks))),
 }

@@ -7,6 +7,9 @@ import type { OrganizationService } from '../organizations/service.js'
 import type { Clock } from '../platform/clock.js'
 import type { Db } from '../platform/db/database.js'
 import type { Feature } from '../platform/feature.js'
+import * as m0017 from '../migrations/0017_webhooks.js'
+import * as m0018 from '../migrations/0018_webhook_certificates.js'
+import { webhooksCommands } from './cli.js'
 import type { Jobs } from '../platform/jobs/service.js'
 import { createAddressGuard, createOutboundHttp, type LookupAll } from '../platform/outbound-http.js'
 import type { MerchantApi } from '../merchant-api/feature.js'
@@ -141,5 +144,7 @@ export function webhooksFeature(deps: WebhooksDeps): Feature<WebhooksServices> {
     ],
     housekeeping: [{ name: 'webhook notifications', prune: () => delivery.prune(new Date(clock.now().getTime() - RETENTION_MS).toISOString()) }],
     openapi: { description: DESCRIPTION },
+    migrations: { '0017_webhooks': m0017, '0018_webhook_certificates': m0018 },
+    commands: webhooksCommands,
   }
 }

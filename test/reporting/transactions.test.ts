@@ -10,7 +10,6 @@ import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { openDatabase, type Db } from '../../src/platform/db/database.js'
-import { migrateToLatest } from '../../src/platform/db/migrate.js'
 import { catalogValue, TRANSACTION_TYPES } from '../../src/reporting/transactions/catalog.js'
 import { sumDecimals } from '../../src/reporting/transactions/decimal.js'
 import { generateTransactions } from '../../src/reporting/transactions/generator.js'
@@ -19,7 +18,7 @@ import { createTransactionService, type TransactionService } from '../../src/rep
 import { insertTransactions } from '../../src/reporting/transactions/repository.js'
 import { runCommand, runFinapi } from '../support/cli.js'
 import { FakeClock } from '../support/clock.js'
-import { createTestDatabase, type TestDatabase } from '../support/database.js'
+import { createTestDatabase, type TestDatabase, migrate } from '../support/database.js'
 
 const dir = mkdtempSync(join(tmpdir(), 'finapi-transactions-'))
 let database: TestDatabase
@@ -30,7 +29,7 @@ const clock = new FakeClock(new Date('2026-03-15T12:00:00Z'))
 beforeAll(async () => {
   database = await createTestDatabase()
   db = openDatabase(database.url)
-  await migrateToLatest(db)
+  await migrate(db)
   service = createTransactionService({ db, clock })
 })
 afterAll(async () => {

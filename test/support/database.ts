@@ -4,9 +4,15 @@ import { randomBytes } from 'node:crypto'
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import type { Migration } from 'kysely'
 import pg from 'pg'
+import { loadConfig } from '../../src/config.js'
 import { openDatabase, type Db } from '../../src/platform/db/database.js'
-import { migrateToLatest } from '../../src/platform/db/migrate.js'
+import { collectMigrations, migrateToLatest } from '../../src/platform/db/migrate.js'
+import type { Feature } from '../../src/platform/feature.js'
+import { createLogger } from '../../src/platform/logger.js'
+import { createServices } from '../../src/services.js'
+import { FakeClock } from './clock.js'
 
 export interface TestDatabase {
   url: string
@@ -52,11 +58,26 @@ async function withAdmin<T>(adminUrl: string, fn: (client: pg.Client) => Promise
   }
 }
 
+/** The features as a server builds them (on a database that is only handed over, not used): what they list. */
+export function builtFeatures(db: Db): readonly Feature[] {
+  return createServices(loadConfig({ MODE: 'sandbox', DATABASE_URL: 'sqlite::memory:' }), { db, clock: new FakeClock(), logger: createLogger('silent') }).features
+}
+
+/** Every migration by name, in order: the platform's and every feature's (for tests of one migration's upgrade). */
+export function everyMigration(db: Db): Record<string, Migration> {
+  return collectMigrations(builtFeatures(db))
+}
+
+/** Applies every migration, the platform's and every feature's, as a server's start does; returns those it applied. */
+export function migrate(db: Db): Promise<string[]> {
+  return migrateToLatest(db, builtFeatures(db))
+}
+
 /** A fresh database with every migration applied and an open handle to it: for tests below the HTTP layer. */
 export async function openMigratedTestDatabase(): Promise<{ database: TestDatabase; db: Db; close(): Promise<void> }> {
   const database = await createTestDatabase()
   const db = openDatabase(database.url)
-  await migrateToLatest(db)
+  await migrate(db)
   return {
     database,
     db,

@@ -1,7 +1,7 @@
 // For the on-demand report tests: windows relative to the app's clock (the sandbox's 90 days end on its date), the
 // stored rows read straight from the database, and sums made here with BigInt — independently of the store's
 // tallies and of the reports' code — to compare the reports' figures with.
-import type { TransactionsTable } from '../../src/platform/db/schema-transactions.js'
+import type { TransactionsTable } from '../../src/reporting/transactions/tables.js'
 import type { TestApp } from './harness.js'
 import { signedHeaders, TESTREST_KEY, type SignOptions } from './reporting.js'
 

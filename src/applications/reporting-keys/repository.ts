@@ -2,7 +2,7 @@
 // service owns the boundary.
 import type { CompiledQuery } from 'kysely'
 import type { Executor } from '../../platform/db/database.js'
-import type { ReportingCertificatesTable, ReportingKeysTable } from '../../platform/db/schema.js'
+import type { ReportingCertificatesTable, ReportingKeysTable } from '../tables.js'
 
 export type ReportingKeyRow = ReportingKeysTable
 

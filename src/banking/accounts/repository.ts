@@ -3,7 +3,7 @@
 // boundary. Account reads always filter by customer: object-level authorization lives in the query.
 import type { Insertable, Selectable } from 'kysely'
 import type { Executor } from '../../platform/db/database.js'
-import type { AccountsTable } from '../../platform/db/schema.js'
+import type { AccountsTable } from '../tables.js'
 
 export type AccountRow = Selectable<AccountsTable>
 

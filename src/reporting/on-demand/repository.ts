@@ -3,7 +3,7 @@
 // reads another merchant's rows. Amounts come back as the stored decimal text; sums are made exactly in code.
 import { sql } from 'kysely'
 import type { Executor } from '../../platform/db/database.js'
-import type { TransactionTalliesTable } from '../../platform/db/schema.js'
+import type { TransactionTalliesTable } from '../transactions/tables.js'
 import { DETAIL_TYPES } from '../transactions/tallies.js'
 
 export type View = 'request' | 'submission'

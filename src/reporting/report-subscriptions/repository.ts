@@ -1,7 +1,7 @@
 // Report subscription rows. Every statement names the organization: a subscription is only ever read, changed or
 // deleted through the organization that owns it.
 import type { Executor } from '../../platform/db/database.js'
-import type { ReportSubscriptionsTable } from '../../platform/db/schema.js'
+import type { ReportSubscriptionsTable } from '../tables.js'
 
 export type SubscriptionRow = ReportSubscriptionsTable
 

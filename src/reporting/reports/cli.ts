@@ -8,17 +8,23 @@ import { CliError, group, integer, JSON_DESCRIPTION, JSON_FLAG, oneOf, printRows
 import { createProgress, type Progress } from '../../platform/cli/progress.js'
 import type { Clock } from '../../platform/clock.js'
 import type { Db } from '../../platform/db/database.js'
-import type { ReportStatus } from '../../platform/db/schema.js'
+import type { ReportStatus } from '../tables.js'
 import type { JobHandler } from '../../platform/jobs/types.js'
-import type { ReportingServices } from '../feature.js'
-import { enqueueGeneration, REPORT_JOB } from './queue.js'
-import { REPORT_STATUSES } from './service.js'
+import { enqueueGeneration, REPORT_JOB, type ReportJob } from './queue.js'
+import { REPORT_STATUSES, type ReportsService } from './service.js'
 
-type Services = { reporting: ReportingServices; db: Db }
-export type WithServices = <T>(fn: (services: Services) => Promise<T>) => Promise<T>
+/** What the report commands use of reporting's services (ReportingServices). */
+export interface ReportCommandServices {
+  reports: ReportsService
+  generator(onProgress?: (instanceId: string, rows: number) => void): JobHandler<ReportJob>
+  readonly reportJobOptions: { leaseMs: number; maxAttempts: number }
+}
+
+type Services<R> = { reporting: R; db: Db }
+export type WithServices<R extends ReportCommandServices = ReportCommandServices> = <T>(fn: (services: Services<R>) => Promise<T>) => Promise<T>
 
 /** Generates reports through the report job, in this process only (no other job kind is run here). */
-export async function runner(services: Services, clock: Clock) {
+export async function runner(services: Services<ReportCommandServices>, clock: Clock) {
   const { reporting, db } = services
   const { createJobs } = await import('../../platform/jobs/service.js')
   const jobs = createJobs({ db, clock, owner: `cli:${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}` })

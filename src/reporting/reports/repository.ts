@@ -3,7 +3,7 @@
 // may leave, and for a running report only by the run that holds it), so two processes can never both move one.
 import type { CompiledQuery, Selectable } from 'kysely'
 import type { Executor } from '../../platform/db/database.js'
-import type { ReportEventsTable, ReportInstancesTable, ReportStatus } from '../../platform/db/schema.js'
+import type { ReportEventsTable, ReportInstancesTable, ReportStatus } from '../tables.js'
 
 export type InstanceRow = Selectable<ReportInstancesTable>
 export type NewInstance = Omit<InstanceRow, 'runs' | 'run_token' | 'row_count' | 'content_bytes' | 'stored_bytes' | 'sha256' | 'blob_key' | 'error' | 'started_at' | 'completed_at'>

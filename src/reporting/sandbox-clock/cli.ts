@@ -3,10 +3,17 @@
 import type { Command } from 'commander'
 import { group, say } from '../../platform/cli/kit.js'
 import type { Clock } from '../../platform/clock.js'
-import { line, runner, type WithServices } from '../reports/cli.js'
-import { listed } from './service.js'
+import { line, runner, type ReportCommandServices, type WithServices } from '../reports/cli.js'
+import type { Scheduler } from '../scheduler/service.js'
+import { listed, type SandboxClock } from './service.js'
 
-export function registerClockCommands(program: Command, withServices: WithServices, clock: Clock): void {
+/** What the clock commands use of reporting's services (ReportingServices): the report commands' and the clocks. */
+export interface ClockCommandServices extends ReportCommandServices {
+  sandboxClock: SandboxClock
+  scheduler: Scheduler
+}
+
+export function registerClockCommands(program: Command, withServices: WithServices<ClockCommandServices>, clock: Clock): void {
   const sandboxClock = group(program, 'clock', "sandbox: an organization's reporting time, which may be moved forward to make reports come due")
   sandboxClock
     .command('show')

@@ -3,7 +3,7 @@
 // exactly one moves each schedule; the others find it moved and skip.
 import type { Selectable } from 'kysely'
 import type { Executor } from '../../platform/db/database.js'
-import type { ReportSchedulesTable, ReportSubscriptionsTable } from '../../platform/db/schema.js'
+import type { ReportSchedulesTable, ReportSubscriptionsTable } from '../tables.js'
 
 export type SubscriptionRow = Selectable<ReportSubscriptionsTable>
 export type ScheduleRow = Selectable<ReportSchedulesTable>

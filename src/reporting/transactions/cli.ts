@@ -1,5 +1,5 @@
 // `finapi transactions import|generate`: the commands, their options and a progress bar around the service. The
-// caller (src/cli/program.ts) opens the database for them.
+// command tree opens the database for them (reporting/cli.ts registers them).
 import { InvalidArgumentError, Option, type Command } from 'commander'
 import { createProgress, bytes } from '../../platform/cli/progress.js'
 import { CliError, group, integer, say, usageError } from '../../platform/cli/kit.js'
@@ -40,17 +40,21 @@ export function registerTransactionsCommands(program: Command, withTransactions:
     .option('--batch-size <N>', `lines per all-or-nothing batch (default ${DEFAULT_BATCH_LINES})`, integer(1))
     .option('--from-line <N>', 'skip the data lines before line N (continue after a rejected batch)', integer(1))
     .action(async (path: string, options: { format?: ImportFormat; batchSize?: number; fromLine?: number }) => {
-      const { formatOf } = await import('./import.js')
+      const { formatOf, TransactionImportError } = await import('./import.js')
       const format = options.format ?? formatOf(path)
       if (format === undefined) usageError(load, `cannot tell the format of ${path}: say --format ndjson or --format csv (or name the file .ndjson or .csv)`)
       const result = await withTransactions(async ({ transactions: service }) => {
         const progress = createProgress('importing', undefined, { format: bytes })
-        const imported = await service.importFile(path, {
-          format,
-          batchSize: options.batchSize ?? DEFAULT_BATCH_LINES,
-          fromLine: options.fromLine,
-          onProgress: ({ bytes: read, totalBytes }) => progress.update(read, totalBytes),
-        })
+        const imported = await service
+          .importFile(path, {
+            format,
+            batchSize: options.batchSize ?? DEFAULT_BATCH_LINES,
+            fromLine: options.fromLine,
+            onProgress: ({ bytes: read, totalBytes }) => progress.update(read, totalBytes),
+          })
+          .catch((err: unknown) => {
+            throw err instanceof TransactionImportError ? new CliError(`transactions import rejected at ${err.message}`) : err
+          })
         progress.finish()
         return imported
       })

@@ -3,7 +3,8 @@
 // query per row and reuses the prepared statement. Reads are by organization and a half-open time window.
 import { CompiledQuery, sql, type SelectQueryBuilder } from 'kysely'
 import type { Dialect, Executor } from '../../platform/db/database.js'
-import type { Database, TransactionsTable, TransactionTalliesTable } from '../../platform/db/schema.js'
+import type { Database } from '../../platform/db/schema.js'
+import type { TransactionsTable, TransactionTalliesTable } from './tables.js'
 import type { Decision, Transaction, TransactionType } from './catalog.js'
 import { detailSections, linkedAuthorizationIds, renderSections } from './details.js'
 import { addTally, eventsOf, mergeTallies, type Tally } from './tallies.js'

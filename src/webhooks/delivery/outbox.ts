@@ -4,7 +4,7 @@
 // when it resumes.
 import { randomUUID } from 'node:crypto'
 import type { Executor } from '../../platform/db/database.js'
-import type { NotificationStatus } from '../../platform/db/schema.js'
+import type { NotificationStatus } from '../tables.js'
 import type { Jobs } from '../../platform/jobs/service.js'
 import type { Subscription } from '../types.js'
 import { enqueueDelivery } from './jobs.js'

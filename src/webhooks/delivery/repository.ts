@@ -2,7 +2,7 @@
 // (a replay or a resumption raises the generation, and older jobs stand down), so two jobs never both own it.
 import { sql } from 'kysely'
 import type { Executor } from '../../platform/db/database.js'
-import type { NotificationStatus, WebhookAttemptsTable, WebhookEventsTable, WebhookNotificationsTable } from '../../platform/db/schema.js'
+import type { NotificationStatus, WebhookAttemptsTable, WebhookEventsTable, WebhookNotificationsTable } from '../tables.js'
 
 export type NotificationRow = WebhookNotificationsTable
 export type EventRow = WebhookEventsTable

@@ -1,7 +1,7 @@
 // Webhook signing key rows and message-level encryption certificates. The sealed secret is read only to sign;
 // nothing that builds a response selects it.
 import type { Executor } from '../../platform/db/database.js'
-import type { WebhookCertificatesTable, WebhookKeysTable } from '../../platform/db/schema.js'
+import type { WebhookCertificatesTable, WebhookKeysTable } from '../tables.js'
 
 export type KeyRow = WebhookKeysTable
 export type CertificateRow = WebhookCertificatesTable

@@ -1,7 +1,7 @@
 // Webhook subscription rows; products and policies as JSON text. Callers check tenancy: a row is only ever shown,
 // changed or deleted through an organization that may act for its owner.
 import type { Executor } from '../../platform/db/database.js'
-import type { WebhookSubscriptionsTable } from '../../platform/db/schema.js'
+import type { WebhookSubscriptionsTable } from '../tables.js'
 import type { Subscription, SubscriptionStatus } from '../types.js'
 
 export type SubscriptionRow = WebhookSubscriptionsTable

@@ -1,5 +1,5 @@
 // The delivery log, this project's own: GET /webhooks/v1/notifications and /webhooks/v1/notifications/{notificationId}.
-import type { NotificationStatus } from '../../platform/db/schema.js'
+import type { NotificationStatus } from '../tables.js'
 import type { App } from '../../platform/http/app.js'
 import type { OrganizationService } from '../../organizations/service.js'
 import { actingOrganization } from '../../merchant-api/gateway.js'

@@ -2,7 +2,7 @@
 // (FAILED, RETRY, or HELD while inactive) in a window of at most 24 hours within the last 30 days, or in the last n
 // hours — and the delivery module sends each again once, now.
 import type { Clock } from '../../platform/clock.js'
-import type { NotificationStatus } from '../../platform/db/schema.js'
+import type { NotificationStatus } from '../tables.js'
 import { invalid, type ErrorDetail } from '../../platform/errors.js'
 import type { DeliveryService } from '../delivery/service.js'
 import type { ReplayBody } from './schemas.js'

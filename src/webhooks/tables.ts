@@ -1,4 +1,4 @@
-// Table types of the webhook feature (migrations 0017 and 0018), beside schema.ts's others.
+// Table types of the webhook feature (migrations 0017 and 0018).
 
 /** A webhook signing key (SaveSymEgressKey): the key id subscribers look up, its secret sealed under SECRETS_KEY. */
 export interface WebhookKeysTable {
@@ -107,4 +107,20 @@ export interface WebhookAttemptsTable {
   /** The first bytes of the receiver's answer. */
   response_excerpt: string | null
   worker: string | null
+}
+
+/** The webhook feature's tables, by name: its part of the Database type (platform/db/schema.ts). */
+export interface WebhooksTables {
+  webhook_keys: WebhookKeysTable
+  webhook_certificates: WebhookCertificatesTable
+  webhook_subscriptions: WebhookSubscriptionsTable
+  webhook_events: WebhookEventsTable
+  webhook_notifications: WebhookNotificationsTable
+  webhook_attempts: WebhookAttemptsTable
+}
+
+declare module '../platform/db/schema.js' {
+  interface FeatureTables {
+    webhooks: WebhooksTables
+  }
 }

@@ -69,3 +69,12 @@ export interface TransactionDetailsTable {
   /** One line of JSON per section, empty where the request has none: UTF-8 bytes on SQLite, text on PostgreSQL. */
   sections: Buffer | string
 }
+
+/** The transaction store's tables, by name (part of reporting's, ../tables.ts). */
+export interface TransactionsTables {
+  transactions: TransactionsTable
+  transaction_sandbox_loads: TransactionSandboxLoadsTable
+  transaction_tallies: TransactionTalliesTable
+  transaction_events: TransactionEventsTable
+  transaction_details: TransactionDetailsTable
+}

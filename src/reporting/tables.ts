@@ -1,4 +1,7 @@
-// Table types of the report engine (src/reporting/reports/, src/reporting/scheduler/; migration 0016).
+// Table types of reporting: subscriptions (migration 0013), the report engine's (src/reporting/reports/,
+// src/reporting/scheduler/; migration 0016), and the transaction store's (transactions/tables.ts).
+import type { TransactionsTables } from './transactions/tables.js'
+
 export type ReportStatus = 'PENDING' | 'QUEUED' | 'RUNNING' | 'COMPLETED' | 'NO_DATA' | 'ERROR'
 
 /**
@@ -77,4 +80,41 @@ export interface ReportClocksTable {
   /** Decimal text of milliseconds (no 32-bit integer limit on either dialect). */
   offset_ms: string
   updated_at: string
+}
+
+/** A report subscription of one organization; the list members are JSON text. */
+export interface ReportSubscriptionsTable {
+  organization_id: string
+  report_name: string
+  subscription_type: 'CUSTOM' | 'CLASSIC' | 'STANDARD'
+  subscription_status: 'ACTIVE' | 'INACTIVE'
+  report_definition_name: string
+  report_mime_type: string
+  report_frequency: string
+  report_interval: string | null
+  timezone: string
+  /** HHMM */
+  start_time: string
+  start_day: number | null
+  report_fields: string
+  report_filters: string
+  report_preferences: string
+  group_name: string | null
+  created_at: string
+  updated_at: string
+}
+
+/** Reporting's tables, by name: its part of the Database type (platform/db/schema.ts). */
+export interface ReportingTables extends TransactionsTables {
+  report_subscriptions: ReportSubscriptionsTable
+  report_instances: ReportInstancesTable
+  report_schedules: ReportSchedulesTable
+  report_events: ReportEventsTable
+  report_clocks: ReportClocksTable
+}
+
+declare module '../platform/db/schema.js' {
+  interface FeatureTables {
+    reporting: ReportingTables
+  }
 }
