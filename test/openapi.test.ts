@@ -47,6 +47,25 @@ describe('/openapi.json', () => {
     expect(doc.components.securitySchemes.svcKey).toMatchObject({ type: 'apiKey', in: 'header', name: 'x-svc-key' })
   })
 
+  it('declares X-CorrelationID on every answer, and Retry-After on every 429 and 503', () => {
+    for (const [path, methods] of Object.entries(doc.paths as Record<string, Record<string, { responses: Record<string, { headers?: Record<string, { required?: boolean }> }> }>>)) {
+      for (const [method, op] of Object.entries(methods)) {
+        for (const [status, response] of Object.entries(op.responses)) {
+          expect(response.headers?.['X-CorrelationID']?.required, `${method} ${path} ${status}`).toBe(true)
+          if (status === '429' || status === '503') expect(response.headers?.['Retry-After'], `${method} ${path} ${status}`).toBeDefined()
+        }
+      }
+    }
+  })
+
+  it('declares the headers each answer carries where it carries them', () => {
+    const headers = (path: string, method: string, status: string) => doc.paths[path][method].responses[status].headers
+    expect(headers('/reporting/v3/reports', 'post', '201')['Location']).toMatchObject({ required: true })
+    for (const path of ['/oauth2/v3/revoke', '/oauth2/v3/introspect', '/oauth2/v3/par']) expect(headers(path, 'post', '401')['WWW-Authenticate'], path).toMatchObject({ required: true })
+    expect(headers('/oauth2/v3/token', 'post', '200')['Cache-Control']).toMatchObject({ required: true })
+    expect(headers('/v2/accounts', 'get', '429')).toMatchObject({ 'Retry-After': { required: true }, 'X-RateLimit-Remaining': { required: true } })
+  })
+
   // Without ../shared beside the checkout the comparison cannot run: it is skipped where vitest counts skips, with a
   // banner, and under CI (which always has shared/) that is a failure instead.
   const specPath = new URL('../../shared/spec/banking-interface.md', import.meta.url)
