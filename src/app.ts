@@ -134,8 +134,9 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   // Text PostgreSQL cannot store (U+0000) answers 400 in every family, before any schema or handler sees it.
   app.addHook('preValidation', refuseNul)
 
-  await metricsRoutes(app, metrics)
+  // First, so that the document sees every route registered after it.
   await app.register(openapiPlugin, { version: VERSION, features: services.features.flatMap((f) => (f.openapi ? [f.openapi] : [])) })
+  await metricsRoutes(app, metrics)
   await app.register(healthRoutes, { db })
   await app.register(homeRoutes, { mode: config.mode, version: VERSION, sandbox: config.mode === 'sandbox' ? sandboxHints(config) : [] })
 
