@@ -135,7 +135,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   app.addHook('preValidation', refuseNul)
 
   // First, so that the document sees every route registered after it.
-  await app.register(openapiPlugin, { version: VERSION, features: services.features.flatMap((f) => (f.openapi ? [f.openapi] : [])) })
+  await app.register(openapiPlugin, { version: VERSION, publicUrl: config.publicUrl, features: services.features.flatMap((f) => (f.openapi ? [f.openapi] : [])) })
   await metricsRoutes(app, metrics)
   await app.register(healthRoutes, { db })
   await app.register(homeRoutes, { mode: config.mode, version: VERSION, sandbox: config.mode === 'sandbox' ? sandboxHints(config) : [] })

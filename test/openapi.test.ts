@@ -2,9 +2,11 @@
 // turn must be exactly the spec's Errors table.
 import { existsSync, readFileSync } from 'node:fs'
 import { Validator } from '@seriousme/openapi-schema-validator'
+import Fastify from 'fastify'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { API_STATUS } from '../src/banking/errors.js'
 import { GATEWAY_ERROR_CODES } from '../src/banking/gateway/schemas.js'
+import { openapiPlugin } from '../src/platform/openapi.js'
 import { startTestApp, type TestApp } from './support/harness.js'
 import { probeFeature } from './support/probe.js'
 
@@ -45,6 +47,15 @@ describe('/openapi.json', () => {
     expect(op.parameters).toContainEqual(expect.objectContaining({ name: 'v', in: 'query', required: true }))
     expect(op.security).toEqual([{ svcKey: [] }])
     expect(doc.components.securitySchemes.svcKey).toMatchObject({ type: 'apiKey', in: 'header', name: 'x-svc-key' })
+  })
+
+  it('names its server: the one it was read from, unless PUBLIC_URL says where clients reach it', async () => {
+    expect(doc.servers).toEqual([{ url: '/', description: 'This server' }])
+    const behindProxy = Fastify()
+    await behindProxy.register(openapiPlugin, { version: '1', features: [], publicUrl: 'https://api.example.com' })
+    await behindProxy.ready()
+    expect((behindProxy.swagger() as { servers: unknown }).servers).toEqual([{ url: 'https://api.example.com', description: 'PUBLIC_URL' }])
+    await behindProxy.close()
   })
 
   it('documents the consent form’s submission and the metrics', () => {

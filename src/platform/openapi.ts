@@ -13,6 +13,8 @@ export interface OpenapiOptions {
   version: string
   /** What each feature adds, in mounting order. */
   features: readonly FeatureOpenapi[]
+  /** PUBLIC_URL: the document's server when configured; else `/`, the server the document was read from. */
+  publicUrl?: string
 }
 
 interface Header {
@@ -64,10 +66,14 @@ export function completeDocument(doc: Document): Document {
 export const openapiPlugin = fp(async (app: FastifyInstance, opts: OpenapiOptions) => {
   const description = opts.features.flatMap((f) => (f.description ? [f.description] : [])).join('\n\n')
   const securitySchemes = Object.assign({}, ...opts.features.map((f) => f.securitySchemes ?? {})) as Record<string, SecurityScheme>
+  // A relative server is the one the document was read from (OpenAPI 3.1, 4.8.5.1): right behind any proxy, and
+  // for every address the server answers on; PUBLIC_URL, when configured, is the one address clients must use.
+  const servers = [opts.publicUrl ? { url: opts.publicUrl, description: 'PUBLIC_URL' } : { url: '/', description: 'This server' }]
   await app.register(swagger, {
     openapi: {
       openapi: '3.1.0',
       info: { title: 'finapi', version: opts.version, description },
+      servers,
       // The features' schemes are plain OpenAPI objects; the document's validity is checked by test/openapi.test.ts.
       components: { securitySchemes: securitySchemes as never },
     },
