@@ -52,7 +52,7 @@ describe('/openapi.json', () => {
   it('names its server: the one it was read from, unless PUBLIC_URL says where clients reach it', async () => {
     expect(doc.servers).toEqual([{ url: '/', description: 'This server' }])
     const behindProxy = Fastify()
-    await behindProxy.register(openapiPlugin, { version: '1', features: [], publicUrl: 'https://api.example.com' })
+    await behindProxy.register(openapiPlugin, { version: '1', features: [], publicUrl: 'https://api.example.com', examples: {} })
     await behindProxy.ready()
     expect((behindProxy.swagger() as { servers: unknown }).servers).toEqual([{ url: 'https://api.example.com', description: 'PUBLIC_URL' }])
     await behindProxy.close()

@@ -1,7 +1,9 @@
 // The OpenAPI document is generated from the route schemas (which each family's gateway enriches with its own
 // rules); each feature adds its paragraph of description and its security schemes. /openapi.json serves it and
 // /docs renders it. Once built, the document gets what holds for every operation: the X-CorrelationID every answer
-// carries, Retry-After on 429 and 503, and the required flag of documented headers (documented-headers.ts).
+// carries, Retry-After on 429 and 503, the required flag of documented headers (documented-headers.ts), and the
+// examples taken from real sandbox answers (docs/openapi-examples.json, written by `npm run docs:openapi-examples`).
+import { readFileSync } from 'node:fs'
 import swagger from '@fastify/swagger'
 import swaggerUi from '@fastify/swagger-ui'
 import type { FastifyInstance } from 'fastify'
@@ -15,7 +17,18 @@ export interface OpenapiOptions {
   features: readonly FeatureOpenapi[]
   /** PUBLIC_URL: the document's server when configured; else `/`, the server the document was read from. */
   publicUrl?: string
+  /** The examples; docs/openapi-examples.json when not given. */
+  examples?: OpenapiExamples
 }
+
+/** Real sandbox answers (and the requests that got them), by operationId, status and media type. */
+export interface OperationExamples {
+  request?: Record<string, unknown>
+  responses: Record<string, Record<string, unknown>>
+}
+export type OpenapiExamples = Record<string, OperationExamples>
+
+export const EXAMPLES_FILE = new URL('../../docs/openapi-examples.json', import.meta.url)
 
 interface Header {
   description: string
@@ -24,6 +37,7 @@ interface Header {
 }
 interface Media {
   schema?: unknown
+  example?: unknown
 }
 interface Response {
   description: string
@@ -31,9 +45,12 @@ interface Response {
   content?: Record<string, Media>
 }
 interface Operation {
+  operationId?: string
+  requestBody?: { content: Record<string, Media> }
   responses: Record<string, Response>
 }
 interface Document {
+  servers?: { url: string; description?: string }[]
   paths: Record<string, Record<string, Operation>>
 }
 
@@ -50,9 +67,10 @@ const retryAfter = (required: boolean): Header => ({
 
 const has = (headers: Record<string, Header>, name: string) => Object.keys(headers).some((n) => n.toLowerCase() === name.toLowerCase())
 
-/** What holds for every operation, written into the built document. */
-export function completeDocument(doc: Document): Document {
-  for (const op of Object.values(doc.paths).flatMap((methods) => Object.values(methods))) {
+/** What holds for every operation, and the examples, written into the built document. */
+export function completeDocument(doc: Document, examples: OpenapiExamples): Document {
+  const operations = Object.values(doc.paths).flatMap((methods) => Object.values(methods))
+  for (const op of operations) {
     for (const [status, response] of Object.entries(op.responses)) {
       const headers = (response.headers ??= {})
       if (!has(headers, 'x-correlationid')) headers['X-CorrelationID'] = CORRELATION
@@ -60,12 +78,27 @@ export function completeDocument(doc: Document): Document {
     }
     liftRequiredHeaders(Object.values(op.responses))
   }
+  // An example goes where the document has its operation, status and media type; one that finds none (a feature not
+  // mounted here, the sandbox's) is left out. test/openapi-conformance.test.ts checks that each one is placed.
+  const byId = new Map(operations.flatMap((op) => (op.operationId ? [[op.operationId, op] as const] : [])))
+  for (const [id, example] of Object.entries(examples)) {
+    const op = byId.get(id)
+    for (const [media, value] of Object.entries(example.request ?? {})) place(op?.requestBody?.content?.[media], value)
+    for (const [status, byMedia] of Object.entries(example.responses)) {
+      for (const [media, value] of Object.entries(byMedia)) place(op?.responses[status]?.content?.[media], value)
+    }
+  }
   return doc
+}
+
+function place(media: Media | undefined, value: unknown): void {
+  if (media) media.example = value
 }
 
 export const openapiPlugin = fp(async (app: FastifyInstance, opts: OpenapiOptions) => {
   const description = opts.features.flatMap((f) => (f.description ? [f.description] : [])).join('\n\n')
   const securitySchemes = Object.assign({}, ...opts.features.map((f) => f.securitySchemes ?? {})) as Record<string, SecurityScheme>
+  const examples = opts.examples ?? (JSON.parse(readFileSync(EXAMPLES_FILE, 'utf8')) as OpenapiExamples)
   // A relative server is the one the document was read from (OpenAPI 3.1, 4.8.5.1): right behind any proxy, and
   // for every address the server answers on; PUBLIC_URL, when configured, is the one address clients must use.
   const servers = [opts.publicUrl ? { url: opts.publicUrl, description: 'PUBLIC_URL' } : { url: '/', description: 'This server' }]
@@ -77,7 +110,7 @@ export const openapiPlugin = fp(async (app: FastifyInstance, opts: OpenapiOption
       // The features' schemes are plain OpenAPI objects; the document's validity is checked by test/openapi.test.ts.
       components: { securitySchemes: securitySchemes as never },
     },
-    transformObject: (built) => completeDocument(('openapiObject' in built ? built.openapiObject : built.swaggerObject) as unknown as Document) as never,
+    transformObject: (built) => completeDocument(('openapiObject' in built ? built.openapiObject : built.swaggerObject) as unknown as Document, examples) as never,
   })
   await app.register(swaggerUi, { routePrefix: '/docs' })
   app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger())
