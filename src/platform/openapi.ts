@@ -3,7 +3,7 @@
 // /docs renders it. Once built, the document gets what holds for every operation: the X-CorrelationID every answer
 // carries, Retry-After on 429 and 503, the required flag of documented headers (documented-headers.ts), and the
 // examples taken from real sandbox answers (docs/openapi-examples.json, written by `npm run docs:openapi-examples`).
-import { readFileSync } from 'node:fs'
+import { existsSync, readFileSync } from 'node:fs'
 import swagger from '@fastify/swagger'
 import swaggerUi from '@fastify/swagger-ui'
 import type { FastifyInstance } from 'fastify'
@@ -29,6 +29,11 @@ export interface OperationExamples {
 export type OpenapiExamples = Record<string, OperationExamples>
 
 export const EXAMPLES_FILE = new URL('../../docs/openapi-examples.json', import.meta.url)
+
+/** The examples file; none where it was not installed (the document is whole without them). */
+function readExamples(): OpenapiExamples {
+  return existsSync(EXAMPLES_FILE) ? (JSON.parse(readFileSync(EXAMPLES_FILE, 'utf8')) as OpenapiExamples) : {}
+}
 
 interface Header {
   description: string
@@ -98,7 +103,7 @@ function place(media: Media | undefined, value: unknown): void {
 export const openapiPlugin = fp(async (app: FastifyInstance, opts: OpenapiOptions) => {
   const description = opts.features.flatMap((f) => (f.description ? [f.description] : [])).join('\n\n')
   const securitySchemes = Object.assign({}, ...opts.features.map((f) => f.securitySchemes ?? {})) as Record<string, SecurityScheme>
-  const examples = opts.examples ?? (JSON.parse(readFileSync(EXAMPLES_FILE, 'utf8')) as OpenapiExamples)
+  const examples = opts.examples ?? readExamples()
   // A relative server is the one the document was read from (OpenAPI 3.1, 4.8.5.1): right behind any proxy, and
   // for every address the server answers on; PUBLIC_URL, when configured, is the one address clients must use.
   const servers = [opts.publicUrl ? { url: opts.publicUrl, description: 'PUBLIC_URL' } : { url: '/', description: 'This server' }]
