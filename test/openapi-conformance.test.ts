@@ -33,7 +33,7 @@ describe('the OpenAPI document against real answers', () => {
     await webhooksTour(tour)
     tour.recording = false
     expect(tour.problems).toEqual([])
-  })
+  }, 120_000)
 
   it('has the success tour’s answers as its examples (npm run docs:openapi-examples writes them)', () => {
     const examples = examplesOf(tour)
@@ -44,7 +44,7 @@ describe('the OpenAPI document against real answers', () => {
   it('describes every failure', async () => {
     await errorTour(tour)
     expect(tour.problems).toEqual([])
-  })
+  }, 120_000)
 
   it('had every operation called', () => {
     expect(tour.check.uncovered()).toEqual([])
