@@ -55,7 +55,6 @@ interface Operation {
   responses: Record<string, Response>
 }
 interface Document {
-  servers?: { url: string; description?: string }[]
   paths: Record<string, Record<string, Operation>>
 }
 
@@ -104,8 +103,8 @@ export const openapiPlugin = fp(async (app: FastifyInstance, opts: OpenapiOption
   const description = opts.features.flatMap((f) => (f.description ? [f.description] : [])).join('\n\n')
   const securitySchemes = Object.assign({}, ...opts.features.map((f) => f.securitySchemes ?? {})) as Record<string, SecurityScheme>
   const examples = opts.examples ?? readExamples()
-  // A relative server is the one the document was read from (OpenAPI 3.1, 4.8.5.1): right behind any proxy, and
-  // for every address the server answers on; PUBLIC_URL, when configured, is the one address clients must use.
+  // A relative server URL is relative to where the document is served (OpenAPI 3.1, the Server Object): right behind
+  // any proxy and for every address the server answers on; PUBLIC_URL, when configured, is the address clients use.
   const servers = [opts.publicUrl ? { url: opts.publicUrl, description: 'PUBLIC_URL' } : { url: '/', description: 'This server' }]
   await app.register(swagger, {
     openapi: {
