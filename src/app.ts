@@ -150,8 +150,12 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   // Text PostgreSQL cannot store (U+0000) answers 400 in every family, before any schema or handler sees it.
   app.addHook('preValidation', refuseNul)
 
+  // First, so that the document sees every route registered after it.
+  // The examples are real sandbox answers (the home page's lists the sandbox's published keys): production's
+  // document has the schemas without them.
+  const examples = config.mode === 'sandbox' ? undefined : {}
+  await app.register(openapiPlugin, { version: VERSION, publicUrl: config.publicUrl, examples, features: services.features.flatMap((f) => (f.openapi ? [f.openapi] : [])) })
   await metricsRoutes(app, metrics)
-  await app.register(openapiPlugin, { version: VERSION, features: services.features.flatMap((f) => (f.openapi ? [f.openapi] : [])) })
   await app.register(healthRoutes, { db })
   await app.register(homeRoutes, { mode: config.mode, version: VERSION, sandbox: config.mode === 'sandbox' ? sandboxHints(config) : [] })
 

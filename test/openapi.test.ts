@@ -2,9 +2,11 @@
 // turn must be exactly the spec's Errors table.
 import { existsSync, readFileSync } from 'node:fs'
 import { Validator } from '@seriousme/openapi-schema-validator'
+import Fastify from 'fastify'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { API_STATUS } from '../src/banking/errors.js'
 import { GATEWAY_ERROR_CODES } from '../src/banking/gateway/schemas.js'
+import { openapiPlugin } from '../src/platform/openapi.js'
 import { startTestApp, type TestApp } from './support/harness.js'
 import { probeFeature } from './support/probe.js'
 
@@ -45,6 +47,51 @@ describe('/openapi.json', () => {
     expect(op.parameters).toContainEqual(expect.objectContaining({ name: 'v', in: 'query', required: true }))
     expect(op.security).toEqual([{ svcKey: [] }])
     expect(doc.components.securitySchemes.svcKey).toMatchObject({ type: 'apiKey', in: 'header', name: 'x-svc-key' })
+  })
+
+  it('names its server: the one it was read from, unless PUBLIC_URL says where clients reach it', async () => {
+    expect(doc.servers).toEqual([{ url: '/', description: 'This server' }])
+    const behindProxy = Fastify()
+    await behindProxy.register(openapiPlugin, { version: '1', features: [], publicUrl: 'https://api.example.com', examples: {} })
+    await behindProxy.ready()
+    expect((behindProxy.swagger() as { servers: unknown }).servers).toEqual([{ url: 'https://api.example.com', description: 'PUBLIC_URL' }])
+    await behindProxy.close()
+  })
+
+  it('documents the consent form’s submission and the metrics', () => {
+    expect(doc.paths['/oauth2/v3/authorize'].post).toMatchObject({ operationId: 'answerAuthorize', requestBody: { content: { 'application/x-www-form-urlencoded': {} } } })
+    expect(doc.paths['/metrics'].get.responses['200'].content['text/plain'].schema).toEqual({ type: 'string' })
+  })
+
+  it('documents a JSON report download as the object it is, each format as its own media type', () => {
+    const content = doc.paths['/reporting/v3/report-downloads'].get.responses['200'].content
+    expect(content['application/json'].schema).toMatchObject({ type: 'object', required: expect.arrayContaining(['reportFields', 'records']) })
+    expect(content['text/csv'].schema).toEqual({ type: 'string' })
+    expect(content['application/xml'].schema).toEqual({ type: 'string' })
+  })
+
+  it('declares X-CorrelationID on every answer, and Retry-After on every 429 and 503', () => {
+    for (const [path, methods] of Object.entries(doc.paths as Record<string, Record<string, { responses: Record<string, { headers?: Record<string, { required?: boolean }> }> }>>)) {
+      for (const [method, op] of Object.entries(methods)) {
+        for (const [status, response] of Object.entries(op.responses)) {
+          expect(response.headers?.['X-CorrelationID']?.required, `${method} ${path} ${status}`).toBe(true)
+          if (status === '429' || status === '503') expect(response.headers?.['Retry-After'], `${method} ${path} ${status}`).toBeDefined()
+        }
+      }
+    }
+  })
+
+  it('declares the headers each answer carries where it carries them', () => {
+    const headers = (path: string, method: string, status: string) => doc.paths[path][method].responses[status].headers
+    expect(headers('/reporting/v3/reports', 'post', '201')['Location']).toMatchObject({ required: true })
+    expect(headers('/oauth2/v3/authorize', 'get', '303')['Location']).toMatchObject({ required: true })
+    const download = (status: string) => headers('/reporting/v3/report-downloads', 'get', status)
+    expect(download('200')).toMatchObject({ ETag: { required: true }, 'Cache-Control': { required: true }, 'Content-Encoding': {} })
+    expect(download('206')).toMatchObject({ ETag: { required: true }, 'Content-Range': { required: true } })
+    expect(download('416')['Content-Range']).toMatchObject({ required: true })
+    for (const path of ['/oauth2/v3/revoke', '/oauth2/v3/introspect', '/oauth2/v3/par']) expect(headers(path, 'post', '401')['WWW-Authenticate'], path).toMatchObject({ required: true })
+    expect(headers('/oauth2/v3/token', 'post', '200')['Cache-Control']).toMatchObject({ required: true })
+    expect(headers('/v2/accounts', 'get', '429')).toMatchObject({ 'Retry-After': { required: true }, 'X-RateLimit-Remaining': { required: true } })
   })
 
   // Without ../shared beside the checkout the comparison cannot run: it is skipped where vitest counts skips, with a

@@ -13,8 +13,8 @@ const sources = readdirSync(SRC, { recursive: true, encoding: 'utf8' })
   .map((f) => f.split('\\').join('/'))
   .filter((f) => f.endsWith('.ts') && !f.endsWith('.test.ts'))
 const text = new Map(sources.map((f) => [f, readFileSync(join(SRC, f), 'utf8')]))
-/** The platform's own operations, outside every feature: the home page and health. */
-const PLATFORM_PATHS = new Set(['/', '/health/live', '/health/ready'])
+/** The platform's own operations, outside every feature: the home page, health and metrics. */
+const PLATFORM_PATHS = new Set(['/', '/health/live', '/health/ready', '/metrics'])
 
 let t: TestApp
 let operations: { method: string; path: string }[]

@@ -3,6 +3,7 @@
 // fails in RFC 6749's shape at the RFCs' own statuses; client authentication is in the body or HTTP Basic.
 import { Type } from 'typebox'
 import type { App } from '../platform/http/app.js'
+import { documentHeaders, type HeaderRules } from '../platform/http/documented-headers.js'
 import { useErrorFamily } from '../platform/http/error-family.js'
 import { ENDPOINT_ERROR_CODES, oauthEndpointErrors } from './errors.js'
 import { acceptFormsOnly } from './form.js'
@@ -35,11 +36,18 @@ export const ENDPOINT_ERRORS = {
   503: { ...EndpointError, description: 'temporarily_unavailable: too many requests naming this client_id (Retry-After), or maintenance' },
 }
 
+/** The headers of every endpoint answer: no-store (RFC 6749 5.1), and the Basic challenge of a failed client authentication. */
+const ENDPOINT_HEADERS: HeaderRules = {
+  all: { 'Cache-Control': { description: 'no-store: no cache keeps an answer of an endpoint (with Pragma: no-cache)', required: true } },
+  401: { 'WWW-Authenticate': { description: 'Basic realm="finapi", charset="UTF-8": authenticate the client with HTTP Basic (RFC 6749 5.2)', required: true } },
+}
+
 /** Makes the scope an endpoint's: forms only, no-store, errors in RFC 6749's shape. */
 export function endpointScope(scope: App): void {
   acceptFormsOnly(scope)
   scope.addHook('onRequest', async (_request, reply) => {
     reply.headers({ 'cache-control': 'no-store', pragma: 'no-cache' })
   })
+  scope.addHook('onRoute', documentHeaders(ENDPOINT_HEADERS))
   useErrorFamily(scope, oauthEndpointErrors, { notFound: false })
 }

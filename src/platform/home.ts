@@ -4,6 +4,7 @@
 // make a first call without searching the docs. Production shows no credentials.
 import type { FastifyInstance } from 'fastify'
 import { Type } from 'typebox'
+import { withHeaders } from './http/documented-headers.js'
 
 export interface HomeOptions {
   mode: 'sandbox' | 'production'
@@ -44,7 +45,13 @@ function page(o: HomeOptions): string {
 export async function homeRoutes(app: FastifyInstance, options: HomeOptions): Promise<void> {
   const json = { name: 'finapi' as const, version: options.version, mode: options.mode, links: LINKS, ...(options.sandbox.length ? { sandbox: [...options.sandbox] } : {}) }
   const html = page(options)
-  app.get('/', { schema: { tags: ['operations'], operationId: 'home', produces: ['application/json', 'text/html'], response: { 200: Home } } }, async (request, reply) => {
+  const response = {
+    200: withHeaders(
+      { description: 'Where to start: JSON, or a page for a browser (Accept naming text/html before application/json)', content: { 'application/json': { schema: Home }, 'text/html': { schema: Type.String() } } },
+      { Vary: { description: 'Accept: the answer depends on it', required: true } },
+    ),
+  }
+  app.get('/', { schema: { tags: ['operations'], operationId: 'home', response } }, async (request, reply) => {
     reply.header('vary', 'accept')
     // A browser asks for HTML first; curl and clients send */* or JSON, and get JSON.
     const accept = request.headers.accept ?? ''

@@ -7,6 +7,7 @@
 import { LogController, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify'
 import type { Logger } from 'pino'
 import { Registry, collectDefaultMetrics } from 'prom-client'
+import { Type } from 'typebox'
 import { escapeLabel, type LabelledCounter } from './counters.js'
 import { accessLogger, type AccessEntry } from './logger.js'
 
@@ -117,7 +118,13 @@ export class MeteringLogController extends LogController {
 
 /** GET /metrics, in the Prometheus text format. */
 export async function metricsRoutes(app: FastifyInstance, metrics: RequestMetrics): Promise<void> {
-  app.get('/metrics', { schema: { hide: true } }, async (_request, reply) => {
+  const schema = {
+    tags: ['operations'],
+    operationId: 'metrics',
+    summary: 'Prometheus metrics: requests by method, route and status, their latency, the features\' own counters, the process',
+    response: { 200: { description: 'The Prometheus text exposition format (0.0.4)', content: { 'text/plain': { schema: Type.String() } } } },
+  }
+  app.get('/metrics', { schema }, async (_request, reply) => {
     reply.type(metrics.registry.contentType)
     return metrics.render()
   })

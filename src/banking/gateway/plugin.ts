@@ -9,6 +9,7 @@ import type { Application, ApplicationService } from '../../applications/service
 import type { Clock } from '../../platform/clock.js'
 import { ApiError } from '../errors.js'
 import { connectionMemo } from '../../platform/http/connection-memo.js'
+import type { HeaderDocs, HeaderRules } from '../../platform/http/documented-headers.js'
 import { documentContract, firstHeader, type GatewayContract } from '../../platform/http/gateway-contract.js'
 import type { MaintenanceSwitch } from '../../platform/maintenance.js'
 import { GATEWAY_ERROR_CODES, errorResponses } from './schemas.js'
@@ -36,7 +37,26 @@ export interface GatewayOptions {
 const VERSION_PARAM = Type.String({ enum: ['1'], description: 'Interface version; the only value is 1 (API-422 otherwise)' })
 
 /** The gateway's rules in each /v2 route's schema: the application key, `v` (first), and the gateway's errors. */
-const CONTRACT: GatewayContract = { security: [{ svcKey: [] }], parameter: { name: 'v', schema: VERSION_PARAM, required: true, first: true }, responses: errorResponses(GATEWAY_ERROR_CODES) }
+const CONTRACT: GatewayContract = {
+  security: [{ svcKey: [] }],
+  parameter: { name: 'v', schema: VERSION_PARAM, required: true, first: true },
+  responses: errorResponses(GATEWAY_ERROR_CODES),
+  headers: rateLimitHeaders(),
+}
+
+/**
+ * The key's allowance, on every answer to a known key with `v=1` (so on every success and every 429; not on a
+ * missing or unknown key, a wrong version, or maintenance, which are refused before the allowance is counted).
+ */
+function rateLimitHeaders(): HeaderRules {
+  const count = { type: 'string', pattern: '^[0-9]+$' }
+  const allowance = (required: boolean): HeaderDocs => ({
+    'X-RateLimit-Limit': { description: 'Requests allowed per minute (RATE_LIMIT_PER_MINUTE), per key (in the sandbox, per key and source address)', required, schema: count },
+    'X-RateLimit-Remaining': { description: 'Requests left in the current minute', required, schema: count },
+    'X-RateLimit-Reset': { description: 'Seconds until the allowance is whole again', required, schema: count },
+  })
+  return { all: allowance(false), 200: allowance(true), 429: allowance(true) }
+}
 
 export const gateway = fp<GatewayOptions>(async (v2, opts) => {
   v2.addHook('onRoute', documentContract(CONTRACT))

@@ -4,13 +4,14 @@
 import type { FastifyReply, FastifyRequest } from 'fastify'
 import { Type } from 'typebox'
 import type { App } from '../../platform/http/app.js'
+import { documentHeaders, withHeaders } from '../../platform/http/documented-headers.js'
 import { useErrorFamily } from '../../platform/http/error-family.js'
 import { randomSecret } from '../../platform/crypto.js'
 import { baseUrlOf } from '../../platform/http/public-url.js'
 import { authorizePageErrors } from '../errors.js'
 import { acceptFormsOnly, parseQuery, readCookie } from '../form.js'
 import { ICON, STYLESHEET, consentPage, contentSecurityPolicy, errorPage, signInPage } from './page.js'
-import { AuthorizeQuery } from './schemas.js'
+import { AuthorizeForm, AuthorizeQuery } from './schemas.js'
 import { CONSENT_TTL_MS, type AuthorizeOutcome, type AuthorizeService } from './service.js'
 
 const tags = ['oauth']
@@ -21,7 +22,17 @@ export async function authorizeRoutes(app: App, deps: { authorize: AuthorizeServ
   await app.register(async (scope) => authorizePages(scope, deps.authorize, deps.publicUrl))
 }
 
-
+const FORM = 'application/x-www-form-urlencoded'
+/** An HTML page at some status. */
+const page = (description: string) => ({ description, content: { 'text/html': { schema: Type.String() } } })
+/** A 303 to the client's redirect URI. */
+const redirect = (description: string) =>
+  withHeaders(Type.Null({ description }), { Location: { description: "The client's redirect URI with the answer in its query", required: true, schema: { format: 'uri' } } })
+/** What the pages' error family answers on any page (authorizePageErrors). */
+const FAILURE_PAGES = {
+  500: page('An unexpected failure: an error page'),
+  503: page('Busy or in maintenance: an error page'),
+}
 
 const PAGE_HEADERS = {
   'content-security-policy': contentSecurityPolicy(),
@@ -61,6 +72,7 @@ async function authorizePages(scope: App, authorize: AuthorizeService, publicUrl
   scope.addHook('onRequest', async (_request, reply) => {
     reply.headers(PAGE_HEADERS)
   })
+  scope.addHook('onRoute', documentHeaders({ all: { 'Cache-Control': { description: 'no-store: a page of the flow is never kept', required: true } } }))
   // The page headers on error pages too, those raised before this scope's own hook ran (a missing Host, say).
   useErrorFamily(scope, { ...authorizePageErrors(errorPage), headers: PAGE_HEADERS }, { notFound: false })
 
@@ -78,16 +90,13 @@ async function authorizePages(scope: App, authorize: AuthorizeService, publicUrl
         summary: 'The page where the account holder signs in and allows or denies a client (HTML, no script)',
         querystring: AuthorizeQuery,
         response: {
-          200: { description: 'The sign-in page', content: { 'text/html': { schema: Type.String() } } },
-          303: {
-            description:
-              'Back to the redirect URI with error, error_description, state and iss (a problem other than the client or redirect URI; ' +
+          200: page('The sign-in page'),
+          303: redirect(
+            'Back to the redirect URI with error, error_description, state and iss (a problem other than the client or redirect URI; ' +
               'a plain request from a client that must push its requests answers error=invalid_request)',
-          },
-          400: {
-            description: 'Unknown or revoked client, a redirect URI that is not registered, or a request_uri that is unknown, expired or used: an error page, never a redirect',
-            content: { 'text/html': { schema: Type.String() } },
-          },
+          ),
+          400: page('Unknown or revoked client, a redirect URI that is not registered, or a request_uri that is unknown, expired or used: an error page, never a redirect'),
+          ...FAILURE_PAGES,
         },
       },
     },
@@ -101,8 +110,33 @@ async function authorizePages(scope: App, authorize: AuthorizeService, publicUrl
     },
   )
 
-  scope.post('/oauth2/v3/authorize', { schema: { hide: true } }, async (request, reply) =>
-    respond(reply, await authorize.answer((request.body ?? {}) as Record<string, unknown>, browserId(request), { source: request.ip, issuer: baseUrlOf(request, publicUrl) })),
+  scope.post(
+    '/oauth2/v3/authorize',
+    {
+      // Documentation only: the handler reads the form itself (a repeated or missing field is the page's to answer).
+      attachValidation: true,
+      schema: {
+        tags,
+        operationId: 'answerAuthorize',
+        summary: "The pages' forms: sign in, then allow or deny (what the browser posts; HTML, no script)",
+        description:
+          'The sign-in form answers the consent page (or the sign-in page again, at 200, after a failed sign-in); the consent form ' +
+          'answers with a redirect to the client carrying code (allow) or error=access_denied (deny), with state and iss. ' +
+          'Each form is bound to the browser that opened the page by its cookie, and works once.',
+        consumes: [FORM],
+        body: AuthorizeForm,
+        response: {
+          200: page('The consent page after a sign-in, or the sign-in page again after a failed one'),
+          303: redirect('Back to the redirect URI with code (allowed), or error=access_denied (denied, or cancelled), with state and iss'),
+          400: page('A malformed answer (neither Allow nor Deny), or a client that no longer has access: an error page'),
+          403: page('The page expired, was already answered, or was opened in another browser: an error page'),
+          429: page('Too many sign-ins for this client from this address, or in all: an error page'),
+          ...FAILURE_PAGES,
+        },
+      },
+    },
+    async (request, reply) =>
+      respond(reply, await authorize.answer((request.body ?? {}) as Record<string, unknown>, browserId(request), { source: request.ip, issuer: baseUrlOf(request, publicUrl) })),
   )
 
   const immutable = 'public, max-age=31536000, immutable'

@@ -18,3 +18,16 @@ export const AuthorizeQuery = Type.Object({
   lob: QueryParam('The line of business (default nab)'),
   dpop_jkt: QueryParam('RFC 9449 10: the RFC 7638 thumbprint of a DPoP key; the code is then exchanged only with a proof by that key'),
 })
+
+const FormField = (description: string) => Type.Optional(Type.String({ description }))
+
+/** Documentation of the pages' forms (the sign-in form, then the consent form); the handler reads the form itself. */
+export const AuthorizeForm = Type.Object(
+  {
+    csrf_token: FormField("The hidden value of the page's form: the signed request (sign-in form) or the consent's random value (consent form)"),
+    username: FormField('Sign-in form: the account holder (or, for an organization\'s client, the merchant user)'),
+    password: FormField('Sign-in form: their password'),
+    decision: Type.Optional(Type.Enum(['allow', 'deny', 'cancel'], { description: 'Consent form: allow or deny; cancel on the sign-in form answers access_denied' })),
+  },
+  { description: 'application/x-www-form-urlencoded, as the page\'s form sends it, with the browser-binding cookie the page set' },
+)

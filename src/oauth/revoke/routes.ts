@@ -1,4 +1,5 @@
 // POST /oauth2/v3/revoke (RFC 7009): a client ends the grant of one of its own tokens.
+import { Type } from 'typebox'
 import type { App } from '../../platform/http/app.js'
 import { ENDPOINT_ERRORS, ENDPOINT_SCHEMA, endpointScope } from '../endpoint.js'
 import { RevokeRequest } from './schemas.js'
@@ -19,12 +20,12 @@ export async function revokeRoutes(app: App, deps: { revocation: RevocationServi
             'Client authentication as at the token endpoint. Answers 200 with an empty body for every token: revoked, already ' +
             'invalid, unknown, or issued to another client (which is left alone). token_type_hint is accepted and not needed.',
           body: RevokeRequest,
-          response: { 200: { description: 'Revoked, or nothing to revoke (an empty body)' }, ...ENDPOINT_ERRORS },
+          response: { 200: Type.Null({ description: 'Revoked, or nothing to revoke (an empty body)' }), ...ENDPOINT_ERRORS },
         },
       },
       async (request, reply) => {
         await deps.revocation.revoke(request.body, request.headers.authorization, request.ip)
-        return reply.code(200).send()
+        return reply.code(200).send(undefined as never)
       },
     )
   })

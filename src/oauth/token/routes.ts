@@ -1,6 +1,7 @@
 // POST /oauth2/v3/token, the token endpoint (JSON): a scope of its own, with its own form parser and RFC 6749 errors.
 import { isPlainCorrelationId } from '../../platform/http/correlation.js'
 import type { App } from '../../platform/http/app.js'
+import { documentHeaders, type HeaderRules } from '../../platform/http/documented-headers.js'
 import { useErrorFamily } from '../../platform/http/error-family.js'
 import { requestUrlOf } from '../../platform/http/public-url.js'
 import { oauthTokenErrors } from '../errors.js'
@@ -17,6 +18,15 @@ export async function tokenRoutes(app: App, deps: { tokens: TokenService; public
   await app.register(async (scope) => tokenEndpoint(scope, deps.tokens, deps.publicUrl))
 }
 
+/** The headers of every token answer (RFC 6749 5.1), and the throttle's Retry-After on a temporarily_unavailable. */
+const TOKEN_HEADERS: HeaderRules = {
+  all: {
+    'Cache-Control': { description: 'no-store: no cache keeps a token answer (with Pragma: no-cache)', required: true },
+    'V-C-Client-Correlation-Id': { description: "The request's v-c-client-correlation-id when it is a plain token of at most 128 characters, else the X-CorrelationID", required: true },
+  },
+  500: { 'Retry-After': { description: 'Seconds to wait: temporarily_unavailable, when too many requests named this client_id', schema: { pattern: '^[0-9]+$' } } },
+}
+
 // ---- Token endpoint ----------------------------------------------------------------------------------------
 
 async function tokenEndpoint(scope: App, tokens: TokenService, publicUrl: string | undefined) {
@@ -29,6 +39,7 @@ async function tokenEndpoint(scope: App, tokens: TokenService, publicUrl: string
       'v-c-client-correlation-id': isPlainCorrelationId(sent) ? sent : request.id,
     })
   })
+  scope.addHook('onRoute', documentHeaders(TOKEN_HEADERS))
   // Any failure answers 500: the reporting spec gives that status to every token refresh failure.
   useErrorFamily(scope, oauthTokenErrors, { notFound: false })
 

@@ -1,9 +1,10 @@
 // What the API gateways share (banking's under /v2, the merchant API family's): reading a header's first value, and
 // writing the gateway's rules into each route's schema so the OpenAPI document shows them — its security schemes
-// (unless the route names its own), the query parameter every route takes, and the failures the gateway answers with
-// (the route's own documented answers win).
+// (unless the route names its own), the query parameter every route takes, the failures the gateway answers with
+// (the route's own documented answers win), and the headers it writes on the answers.
 import type { FastifyRequest, RouteOptions } from 'fastify'
 import { Type, type TSchema } from 'typebox'
+import { responsesWithHeaders, type HeaderRules } from './documented-headers.js'
 
 /** A header's value, the first one when it was sent several times; undefined when absent or blank. */
 export function firstHeader(request: FastifyRequest, name: string): string | undefined {
@@ -18,6 +19,8 @@ export interface GatewayContract {
   parameter: { name: string; schema: TSchema; required: boolean; first: boolean }
   /** The gateway's failures, by HTTP status. */
   responses: Record<number, unknown>
+  /** The headers the gateway writes on the route's answers, by status. */
+  headers?: HeaderRules
 }
 
 /** The onRoute hook that writes the contract into each route's schema. */
@@ -35,6 +38,7 @@ export function documentContract(contract: GatewayContract): (route: RouteOption
       const { properties = {}, required: _required, type: _type, ...options } = qs ?? {}
       schema['querystring'] = Type.Object(first ? { [name]: param, ...properties } : { ...properties, [name]: param }, options)
     }
-    schema['response'] = { ...contract.responses, ...(schema['response'] as object | undefined) }
+    const responses = { ...contract.responses, ...(schema['response'] as object | undefined) } as Record<string, object>
+    schema['response'] = contract.headers ? responsesWithHeaders(responses, contract.headers) : responses
   }
 }

@@ -2,16 +2,34 @@
 import { Type } from 'typebox'
 import type { BlobStore } from '../../platform/blobs/types.js'
 import type { App } from '../../platform/http/app.js'
+import { withHeaders, type HeaderDocs } from '../../platform/http/documented-headers.js'
 import { actingOrganization } from '../../merchant-api/gateway.js'
 import { failureBody } from '../../merchant-api/schemas.js'
 import { sendReport } from './download.js'
-import { DownloadQuery } from './schemas.js'
+import { DownloadQuery, JsonReportFile } from './schemas.js'
 import type { ReportDownloads } from './service.js'
 
-const File = (description: string) => ({
-  description,
-  content: Object.fromEntries(['text/csv', 'application/xml', 'application/json'].map((type) => [type, { schema: { type: 'string' } }])),
-})
+const TEXT = { schema: Type.String() }
+/** What every answer about the file carries (download.ts writes them before it looks at the conditions). */
+const FILE_HEADERS: HeaderDocs = {
+  ETag: { description: 'The file\'s strong validator: the SHA-256 of the stored file, suffixed -gzip for the gzip representation', required: true },
+  'Last-Modified': { description: 'When the report was completed', required: true },
+  'Cache-Control': { description: 'private, no-cache: revalidate with If-None-Match', required: true },
+  'Content-Disposition': { description: 'attachment; filename="<reportName>.<csv|xml|json>"', required: true },
+  'Accept-Ranges': { description: 'bytes: a broken download resumes with Range (and If-Range)', required: true },
+  Vary: { description: 'Accept-Encoding: the gzip representation is another one', required: true },
+}
+const ENCODING: HeaderDocs = { 'Content-Encoding': { description: 'gzip, the file as stored, when Accept-Encoding allows it; else absent and the file is decompressed as it is sent' } }
+const RANGE: HeaderDocs = { 'Content-Range': { description: 'bytes first-last/size of the representation sent (decompressed, unless Content-Encoding: gzip)', required: true } }
+const UNSATISFIED: HeaderDocs = { 'Content-Range': { description: 'bytes */size: the size of the representation', required: true } }
+
+const FILE = withHeaders(
+  { description: 'The report file, in its own format', content: { 'text/csv': TEXT, 'application/xml': TEXT, 'application/json': { schema: JsonReportFile } } },
+  { ...FILE_HEADERS, ...ENCODING },
+)
+// A byte range of a file is no document of its type: its bytes, as Content-Range names them.
+const BYTES = { schema: Type.String({ format: 'binary', description: 'Bytes of the file, as Content-Range names them' }) }
+const PART = withHeaders({ description: 'Part of the report file (Range)', content: { 'text/csv': BYTES, 'application/xml': BYTES, 'application/json': BYTES } }, { ...FILE_HEADERS, ...ENCODING, ...RANGE })
 
 export async function reportDownloadRoutes(scope: App, deps: { downloads: ReportDownloads; blobs: BlobStore }): Promise<void> {
   scope.get(
@@ -25,11 +43,11 @@ export async function reportDownloadRoutes(scope: App, deps: { downloads: Report
         tags: ['Report Downloads'],
         querystring: DownloadQuery,
         response: {
-          200: File('The report file'),
-          206: File('Part of the report file (Range)'),
-          304: Type.Null({ description: 'Not Modified (If-None-Match)' }),
+          200: FILE,
+          206: PART,
+          304: withHeaders(Type.Null({ description: 'Not Modified (If-None-Match)' }), FILE_HEADERS),
           400: failureBody(['INVALID_DATA']),
-          416: Type.Null({ description: 'Range Not Satisfiable; Content-Range gives the size' }),
+          416: withHeaders(Type.Null({ description: 'Range Not Satisfiable' }), { ...FILE_HEADERS, ...UNSATISFIED }),
         },
       },
     },

@@ -10,3 +10,18 @@ export const DownloadQuery = Type.Object({
   download: Type.Optional(Type.String()),
 })
 export type DownloadQuery = Static<typeof DownloadQuery>
+
+/** A report made as application/json (reports/formats.ts writes it): its heading, then one record per row. */
+export const JsonReportFile = Type.Object(
+  {
+    organizationId: Type.String(),
+    reportName: Type.String(),
+    reportDefinitionName: Type.String(),
+    reportStartTime: Type.String({ description: "The window's start, in the report's zone with its offset" }),
+    reportEndTime: Type.String(),
+    timezone: Type.String(),
+    reportFields: Type.Array(Type.String(), { description: 'The columns, in order: the keys of every record' }),
+    records: Type.Array(Type.Record(Type.String(), Type.Union([Type.String(), Type.Null()])), { description: 'One object per row, field → value (null when the row has none)' }),
+  },
+  { description: 'A report made as application/json' },
+)

@@ -4,6 +4,7 @@ import { notModified } from '../../platform/errors.js'
 import type { App } from '../../platform/http/app.js'
 import { actingOrganization } from '../../merchant-api/gateway.js'
 import { failureBody } from '../../merchant-api/schemas.js'
+import { withHeaders } from '../../platform/http/documented-headers.js'
 import { OneTimeBody, ReportDetail, ReportIdParams, SearchQuery, SearchResults } from './schemas.js'
 import type { ReportsService } from './service.js'
 
@@ -21,7 +22,11 @@ export async function reportRoutes(scope: App, deps: { reports: ReportsService }
           'A one-time report of a window (at most REPORT_MAX_WINDOW_DAYS, default 31): 201 and queued at once (PENDING until an open window closes), with its URL in Location; 304 for a request identical to one already made.',
         tags,
         body: OneTimeBody,
-        response: { 201: Type.Null({ description: 'Created (no body; Location names the report)' }), 304: Type.Null({ description: 'Not Modified: the same report was already requested' }), 400: failureBody(['INVALID_DATA']) },
+        response: {
+          201: withHeaders(Type.Null({ description: 'Created (no body)' }), { Location: { description: 'The report: /reporting/v3/reports/{reportId}', required: true } }),
+          304: Type.Null({ description: 'Not Modified: the same report was already requested' }),
+          400: failureBody(['INVALID_DATA']),
+        },
       },
     },
     async (request, reply) => {
