@@ -1,6 +1,7 @@
 // SQL for the authorization server. Functions take the database handle or a transaction; the services own the
 // boundary. Secrets arrive here already hashed.
 import type { Insertable, Selectable } from 'kysely'
+import { compiledOnce } from '../platform/db/compiled.js'
 import type { Executor } from '../platform/db/database.js'
 import type { OAuthClientsTable, OAuthCodesTable, OAuthConsentsTable, OAuthGrantsTable, OAuthPushedRequestsTable, OAuthTokensTable } from './tables.js'
 
@@ -148,8 +149,9 @@ export async function insertTokens(db: Executor, rows: Insertable<OAuthTokensTab
   await db.insertInto('oauth_tokens').values(rows).execute()
 }
 
-/** A token with what decides whether it still works: its grant, its client and the client's application. */
-export function findToken(db: Executor, tokenHash: string) {
+// Every bearer call on the merchant API family looks its token up (and so counts a revocation at once): compiled
+// once per handle and only re-bound.
+function tokenQuery(db: Executor) {
   return db
     .selectFrom('oauth_tokens as t')
     .innerJoin('oauth_grants as g', 'g.id', 't.grant_id')
@@ -172,8 +174,15 @@ export function findToken(db: Executor, tokenHash: string) {
       'c.application_id',
       'a.status as application_status',
     ])
-    .where('t.token_hash', '=', tokenHash)
-    .executeTakeFirst()
+    .where('t.token_hash', '=', '')
+}
+
+const tokenLookup = compiledOnce(tokenQuery)
+
+/** A token with what decides whether it still works: its grant, its client and the client's application. */
+export async function findToken(db: Executor, tokenHash: string) {
+  const [row] = await tokenLookup(db, [tokenHash])
+  return row
 }
 export type TokenRow = NonNullable<Awaited<ReturnType<typeof findToken>>>
 

@@ -1,5 +1,6 @@
 // Report subscription rows. Every statement names the organization: a subscription is only ever read, changed or
 // deleted through the organization that owns it.
+import { compiledOnce } from '../../platform/db/compiled.js'
 import type { Executor } from '../../platform/db/database.js'
 import type { ReportSubscriptionsTable } from '../tables.js'
 
@@ -9,8 +10,11 @@ export function find(db: Executor, organizationId: string, reportName: string): 
   return db.selectFrom('report_subscriptions').selectAll().where('organization_id', '=', organizationId).where('report_name', '=', reportName).executeTakeFirst()
 }
 
+// Clients poll the list: compiled once per handle, only re-bound.
+const listQuery = compiledOnce((db) => db.selectFrom('report_subscriptions').selectAll().where('organization_id', '=', '').orderBy('report_name'))
+
 export function list(db: Executor, organizationId: string): Promise<SubscriptionRow[]> {
-  return db.selectFrom('report_subscriptions').selectAll().where('organization_id', '=', organizationId).orderBy('report_name').execute()
+  return listQuery(db, [organizationId])
 }
 
 /** How many subscriptions the organization has, active or not. */

@@ -2,6 +2,7 @@
 // tenant's report answers exactly as an unknown one. State changes are conditional updates (from the states they
 // may leave, and for a running report only by the run that holds it), so two processes can never both move one.
 import type { CompiledQuery, Selectable } from 'kysely'
+import { compiledPerShape } from '../../platform/db/compiled.js'
 import type { Executor } from '../../platform/db/database.js'
 import type { ReportEventsTable, ReportInstancesTable, ReportStatus } from '../tables.js'
 
@@ -157,16 +158,38 @@ export interface SearchCriteria {
   limit: number
 }
 
+/** Which optional filters a search names: its SQL is compiled once per combination (two ranges × 32). */
+type SearchShape = Pick<SearchCriteria, 'by'> & Record<(typeof SEARCH_FILTERS)[number][0], boolean>
+
+const SEARCH_FILTERS = [
+  ['reportMimeType', 'report_mime_type'],
+  ['reportFrequency', 'report_frequency'],
+  ['reportName', 'report_name'],
+  ['reportDefinitionName', 'report_definition_name'],
+  ['status', 'status'],
+] as const
+
+const searchQuery = compiledPerShape(
+  (db, shape: SearchShape) => {
+    let q = db.selectFrom('report_instances').selectAll().where('organization_id', '=', '')
+    // The report's window overlaps the half-open range; or it was queued within the range (inclusive).
+    q = shape.by === 'reportTimeFrame' ? q.where('window_start', '<', '').where('window_end', '>', '') : q.where('queued_at', '>=', '').where('queued_at', '<=', '')
+    for (const [field, column] of SEARCH_FILTERS) if (shape[field]) q = q.where(column, '=', '')
+    return q.orderBy('window_end').orderBy('report_name').orderBy('id').limit(0)
+  },
+  (shape) => `${shape.by}:${SEARCH_FILTERS.map(([field]) => (shape[field] ? 1 : 0)).join('')}`,
+)
+
 export function searchInstances(db: Executor, c: SearchCriteria): Promise<InstanceRow[]> {
-  let q = db.selectFrom('report_instances').selectAll().where('organization_id', '=', c.organizationId)
-  // The report's window overlaps the half-open range; or it was queued within the range (inclusive).
-  q = c.by === 'reportTimeFrame' ? q.where('window_start', '<', c.to).where('window_end', '>', c.from) : q.where('queued_at', '>=', c.from).where('queued_at', '<=', c.to)
-  if (c.reportMimeType !== undefined) q = q.where('report_mime_type', '=', c.reportMimeType)
-  if (c.reportFrequency !== undefined) q = q.where('report_frequency', '=', c.reportFrequency)
-  if (c.reportName !== undefined) q = q.where('report_name', '=', c.reportName)
-  if (c.reportDefinitionName !== undefined) q = q.where('report_definition_name', '=', c.reportDefinitionName)
-  if (c.status !== undefined) q = q.where('status', '=', c.status)
-  return q.orderBy('window_end').orderBy('report_name').orderBy('id').limit(c.limit).execute()
+  // Bound in the order the builder above adds its conditions.
+  const parameters: unknown[] = [c.organizationId, ...(c.by === 'reportTimeFrame' ? [c.to, c.from] : [c.from, c.to])]
+  const shape = { by: c.by } as SearchShape
+  for (const [field] of SEARCH_FILTERS) {
+    shape[field] = c[field] !== undefined
+    if (c[field] !== undefined) parameters.push(c[field])
+  }
+  parameters.push(c.limit)
+  return searchQuery(db, shape, parameters)
 }
 
 /** An organization's instances of one name whose window ends in (from, to]. */
