@@ -25,6 +25,19 @@ function formatter(zone: string): Intl.DateTimeFormat {
 
 /** The local date and time of an instant (ms since the epoch) in `zone`. */
 export function localDateTime(zone: string, instant: number): LocalDateTime {
+  const offset = knownOffset(zone, instant)
+  if (offset === undefined) return intlLocalDateTime(zone, instant)
+  const d = new Date(instant + offset)
+  return { year: d.getUTCFullYear(), month: d.getUTCMonth() + 1, day: d.getUTCDate(), hour: d.getUTCHours(), minute: d.getUTCMinutes(), second: d.getUTCSeconds() }
+}
+
+/** The zone's offset from UTC at an instant, in ms (east positive): local wall time = instant + offset. */
+export function offsetMs(zone: string, instant: number): number {
+  return knownOffset(zone, instant) ?? intlOffsetMs(zone, instant)
+}
+
+/** What Intl itself says (the reference the faster path is tested against, zoned-time.test.ts). */
+export function intlLocalDateTime(zone: string, instant: number): LocalDateTime {
   const out: LocalDateTime = { year: 0, month: 0, day: 0, hour: 0, minute: 0, second: 0 }
   for (const part of formatter(zone).formatToParts(instant)) {
     if (part.type === 'year' || part.type === 'month' || part.type === 'day' || part.type === 'hour' || part.type === 'minute' || part.type === 'second') out[part.type] = Number(part.value)
@@ -32,11 +45,42 @@ export function localDateTime(zone: string, instant: number): LocalDateTime {
   return out
 }
 
-/** The zone's offset from UTC at an instant, in ms (east positive): local wall time = instant + offset. */
-export function offsetMs(zone: string, instant: number): number {
-  const l = localDateTime(zone, instant)
+export function intlOffsetMs(zone: string, instant: number): number {
+  const l = intlLocalDateTime(zone, instant)
   const wall = Date.UTC(l.year, l.month - 1, l.day, l.hour, l.minute, l.second)
   return wall - (instant - (((instant % 1000) + 1000) % 1000))
+}
+
+// A formatToParts per time was the report views' largest own cost (each report shows several times in its zone):
+// the offset is asked of Intl once per zone and UTC hour, at the hour's first and last second, and kept when the
+// two agree; local times then follow by arithmetic. An hour in which the offset changes (a DST change, a zone's
+// change of standard time, at any minute) is not kept and each of its instants asks Intl. This assumes no zone
+// changes its offset and back within one hour, which no time zone rule has done. Years 1900–9999 only: Intl writes
+// years before 1 by era, and Date.UTC reads years 0–99 as 1900–1999.
+const HOUR_MS = 3_600_000
+const FAST_FROM = Date.UTC(1900, 0, 1)
+const FAST_TO = Date.UTC(9999, 0, 1)
+/** Per zone, per UTC hour (ms / HOUR_MS): its offset, or null when the offset changes within that hour. */
+const offsets = new Map<string, Map<number, number | null>>()
+/** Hours kept per zone before the zone's entries are dropped: a report's times cluster in a few hours. */
+const HOURS_KEPT = 10_000
+
+function knownOffset(zone: string, instant: number): number | undefined {
+  if (!(instant >= FAST_FROM && instant < FAST_TO)) return undefined
+  const hour = Math.floor(instant / HOUR_MS)
+  let byHour = offsets.get(zone)
+  if (!byHour) {
+    intlOffsetMs(zone, instant) // an unknown zone throws here, as Intl does, before anything is kept for it
+    offsets.set(zone, (byHour = new Map()))
+  }
+  let offset = byHour.get(hour)
+  if (offset === undefined) {
+    const first = intlOffsetMs(zone, hour * HOUR_MS)
+    offset = first === intlOffsetMs(zone, hour * HOUR_MS + HOUR_MS - 1000) ? first : null
+    if (byHour.size >= HOURS_KEPT) byHour.clear()
+    byHour.set(hour, offset)
+  }
+  return offset ?? undefined
 }
 
 const DAY_MS = 86_400_000
