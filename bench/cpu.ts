@@ -10,3 +10,15 @@ export function cpuSeconds(pid: number | undefined): number {
     return NaN
   }
 }
+
+/** Waits until the server has finished its start-up work (the sandbox's reporting data is generated after ready). */
+export async function settled(pid: number): Promise<void> {
+  const pause = (ms: number) => new Promise((r) => setTimeout(r, ms))
+  if (Number.isNaN(cpuSeconds(pid))) return void (await pause(10_000))
+  for (let i = 0; i < 120; i++) {
+    const before = cpuSeconds(pid)
+    await pause(1_000)
+    if (cpuSeconds(pid) - before < 0.05) return
+  }
+  throw new Error('finapi was still busy two minutes after start')
+}

@@ -19,7 +19,7 @@ import { fileURLToPath } from 'node:url'
 import autocannon from 'autocannon'
 import { request } from 'undici'
 import { SANDBOX_REPORTING_KEYS } from '../src/applications/reporting-keys/sandbox.js'
-import { cpuSeconds } from './cpu.js'
+import { cpuSeconds, settled } from './cpu.js'
 import { freePort } from './free-port.js'
 
 const SOAK_SECONDS = Number(process.env['SOAK_SECONDS'] ?? 600)
@@ -99,17 +99,6 @@ const expectStatus = (r: { status: number; text: string }, status: number, what:
 function rssMiB(pid: number): number {
   const kb = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1]
   return kb === undefined ? NaN : Number(kb) / 1024
-}
-
-/** Waits until the server has finished its start-up work (the sandbox's reporting data is generated after ready). */
-async function settled(pid: number) {
-  if (Number.isNaN(cpuSeconds(pid))) return void (await pause(10_000))
-  for (let i = 0; i < 120; i++) {
-    const before = cpuSeconds(pid)
-    await pause(1_000)
-    if (cpuSeconds(pid) - before < 0.05) return
-  }
-  throw new Error('finapi was still busy two minutes after start')
 }
 
 const receiver = await startReceiver()

@@ -22,7 +22,7 @@ import { fileURLToPath } from 'node:url'
 import autocannon from 'autocannon'
 import { request } from 'undici'
 import { ACCT_KEY, OTHER_KEY, TESTREST_KEY, signedHeaders } from '../test/support/reporting.js'
-import { cpuSeconds } from './cpu.js'
+import { cpuSeconds, settled } from './cpu.js'
 import { freePort } from './free-port.js'
 
 const SECONDS = Number(process.env['BENCH_SECONDS'] ?? 20)
@@ -73,17 +73,6 @@ async function startFinapi(dir: string, logFile: string): Promise<{ child: Child
     if (child.exitCode !== null) throw new Error(`finapi exited with ${child.exitCode}; log: ${logFile}`)
     await pause(50)
   }
-}
-
-/** Waits until the server has finished its start-up work (the sandbox's reporting data is generated after ready). */
-async function settled(pid: number) {
-  if (Number.isNaN(cpuSeconds(pid))) return void (await pause(10_000))
-  for (let i = 0; i < 120; i++) {
-    const before = cpuSeconds(pid)
-    await pause(1_000)
-    if (cpuSeconds(pid) - before < 0.05) return
-  }
-  throw new Error('finapi was still busy two minutes after start')
 }
 
 /** The other merchant's signed reads, PROBE_PER_SECOND of them a second (one at a time), until `done()`: each call's milliseconds. */
