@@ -21,12 +21,12 @@ import { request } from 'undici'
 import { SANDBOX_REPORTING_KEYS } from '../src/applications/reporting-keys/sandbox.js'
 import { cpuSeconds, settled } from './cpu.js'
 import { freePort } from './free-port.js'
+import { startReceiver } from './receiver.js'
 
 const SOAK_SECONDS = Number(process.env['SOAK_SECONDS'] ?? 600)
 const PEAK_SECONDS = Number(process.env['SOAK_PEAK_SECONDS'] ?? 20)
 const LOAD = Number(process.env['SOAK_LOAD'] ?? 0.8)
 const CONNECTIONS = Number(process.env['SOAK_CONNECTIONS'] ?? 20)
-const SERVER = fileURLToPath(new URL('./server.ts', import.meta.url))
 const BIN = fileURLToPath(new URL('../bin/finapi.js', import.meta.url))
 const KEY = SANDBOX_REPORTING_KEYS.find((k) => k.organizationId === 'testrest')!
 const HOST = 'apitest.cybersource.com'
@@ -57,17 +57,6 @@ async function startFinapi(): Promise<{ child: ChildProcess; url: string }> {
     if (child.exitCode !== null) throw new Error(`finapi exited with ${child.exitCode}; log: ${logFile}`)
     await pause(50)
   }
-}
-
-function startReceiver(): Promise<{ child: ChildProcess; url: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', SERVER, 'receiver'], { stdio: ['ignore', 'pipe', 'inherit'] })
-    child.stdout!.on('data', (d: Buffer) => {
-      const port = /PORT (\d+)/.exec(d.toString())?.[1]
-      if (port) resolve({ child, url: `http://127.0.0.1:${port}` })
-    })
-    child.on('exit', (code) => reject(new Error(`receiver exited with ${code}`)))
-  })
 }
 
 /** HTTP Signature headers of testrest's sandbox key, as the official SDK signs, dated now. */

@@ -24,6 +24,7 @@ import { SANDBOX_REPORTING_KEYS } from '../src/applications/reporting-keys/sandb
 import { createServices } from '../src/services.js'
 import { cpuSeconds } from './cpu.js'
 import { freePort } from './free-port.js'
+import { startReceiver } from './receiver.js'
 
 const EVENTS = Number(process.env['BENCH_EVENTS'] ?? 5_000)
 const RATE = Number(process.env['BENCH_RATE'] ?? 100)
@@ -32,21 +33,9 @@ const PG_URL = process.env['BENCH_PG_URL']
 const RUNS = Number(process.env['BENCH_RUNS'] ?? 3)
 const CONCURRENCY = 16
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!
-const SERVER = fileURLToPath(new URL('./server.ts', import.meta.url))
 const BIN = fileURLToPath(new URL('../bin/finapi.js', import.meta.url))
 const EVENT = 'invoicing.customer.invoice.paid'
 const pause = (ms: number) => new Promise((r) => setTimeout(r, ms))
-
-function startReceiver(): Promise<{ child: ChildProcess; url: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', SERVER, 'receiver'], { stdio: ['ignore', 'pipe', 'inherit'] })
-    child.stdout!.on('data', (d: Buffer) => {
-      const port = /PORT (\d+)/.exec(d.toString())?.[1]
-      if (port) resolve({ child, url: `http://127.0.0.1:${port}` })
-    })
-    child.on('exit', (code) => reject(new Error(`receiver exited with ${code}`)))
-  })
-}
 
 async function startFinapi(databaseUrl: string): Promise<{ child: ChildProcess; url: string }> {
   const port = await freePort()
