@@ -141,7 +141,7 @@ ${refused ? problems(refused.details) : ''}
 <input type="hidden" name="reportDefinitionName" value="${name}">
 <label for="reportName">Name</label><input id="reportName" name="reportName" required maxlength="80" pattern="[A-Za-z0-9_ \\-]+">
 <label for="reportMimeType">Format</label><select id="reportMimeType" name="reportMimeType">${options(FORMATS, 'text/csv')}</select>
-<label for="timezone">Time zone</label><select id="timezone" name="timezone">${options(TIME_ZONES, 'UTC')}</select>
+<label for="timezone">Time zone</label><select id="timezone" name="timezone">${options(TIME_ZONES, 'GMT')}</select>
 <label for="reportStartTime">Start (ISO 8601)</label><input id="reportStartTime" name="reportStartTime" value="${new Date(now - 86_400_000).toISOString().slice(0, 10)}T00:00:00Z" required>
 <label for="reportEndTime">End (ISO 8601)</label><input id="reportEndTime" name="reportEndTime" value="${new Date(now).toISOString().slice(0, 10)}T00:00:00Z" required>
 <fieldset><legend>Fields</legend>

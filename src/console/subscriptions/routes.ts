@@ -49,7 +49,7 @@ ${refused ? problems(refused) : ''}
 <label for="reportInterval">Interval (USER_DEFINED only, e.g. PT2H30M)</label>
 <input id="reportInterval" name="reportInterval" value="${current.reportInterval ?? ''}">
 <label for="timezone">Time zone</label>
-<select id="timezone" name="timezone">${options(TIME_ZONES, current.timezone ?? 'UTC')}</select>
+<select id="timezone" name="timezone">${options(TIME_ZONES, current.timezone ?? 'GMT')}</select>
 <label for="startTime">Start time (HHMM, in that time zone)</label>
 <input id="startTime" name="startTime" value="${current.startTime && current.timezone ? startHhmm({ startTime: current.startTime, timezone: current.timezone }) : '0000'}" inputmode="numeric" pattern="[0-9]{4}">
 <label for="startDay">Start day (WEEKLY: 1 = Sunday to 7; MONTHLY: 1 to 31)</label>
