@@ -203,6 +203,7 @@ export function createServices(config: Config, infrastructure: Infrastructure, o
     subscriptions: reporting.services.subscriptions,
     definitions: reporting.services.definitions,
     reports: reporting.services.reports,
+    onDemand: reporting.services.onDemand,
     blobs: reportBlobs,
     sandboxSignIn: config.mode === 'sandbox' ? SANDBOX_MERCHANT_USERS[0] : undefined,
   })

@@ -10,6 +10,7 @@ import type { Clock } from '../platform/clock.js'
 import type { Db } from '../platform/db/database.js'
 import type { Feature } from '../platform/feature.js'
 import { consoleErrors } from './errors.js'
+import { consoleOverview, type ConsoleOverviewDeps } from './overview/routes.js'
 import { PAGE_HEADERS } from './layout.js'
 import { consoleReports, type ConsoleReportDeps } from './reports/routes.js'
 import { consoleBase } from './routes.js'
@@ -20,7 +21,7 @@ export interface ConsoleServices {
   sessions: ConsoleSessionService
 }
 
-export interface ConsoleDeps extends ConsoleSubscriptionDeps, ConsoleReportDeps {
+export interface ConsoleDeps extends ConsoleSubscriptionDeps, ConsoleReportDeps, ConsoleOverviewDeps {
   db: Pick<Db, 'kysely'>
   clock: Clock
   secretsKey: string
@@ -45,6 +46,7 @@ export function consoleFeature(deps: ConsoleDeps): Feature<ConsoleServices> {
         await consoleBase(scope, { sessions, sandboxSignIn: deps.sandboxSignIn, maxAgeSeconds: deps.settings.maxHours * 3600 })
         await consoleSubscriptions(scope, deps)
         await consoleReports(scope, deps)
+        await consoleOverview(scope, deps)
       },
     },
     housekeeping: [{ name: 'console sessions', prune: () => sessions.prune() }],

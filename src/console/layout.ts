@@ -46,6 +46,8 @@ th, td { text-align: left; padding: .5rem; border-bottom: 1px solid var(--line);
 .notice { border-left: 4px solid var(--accent); padding: .5rem 1rem; }
 dl { display: grid; grid-template-columns: minmax(8rem, max-content) 1fr; gap: .25rem 1rem; margin: 0; }
 dt { font-weight: 600; } dd { margin: 0; overflow-wrap: anywhere; }
+.chart { margin: 0 0 1rem; } .chart svg { display: block; max-width: 100%; height: auto; background: var(--bg); border-radius: 6px; }
+h3 { font-size: 1rem; margin: .75rem 0 .5rem; }
 .signin { max-width: 26rem; margin: 3rem auto; }
 `
 
@@ -70,6 +72,7 @@ export interface Chrome {
 
 const NAV: [string, string][] = [
   ['/console', 'Home'],
+  ['/console/overview', 'Overview'],
   ['/console/reports', 'Reports'],
   ['/console/subscriptions', 'Subscriptions'],
   ['/console/organization', 'Organization'],

@@ -103,6 +103,7 @@ ${failed ? html`<p class="error" id="sign-in-error" role="alert">That username a
         html`<h1>Merchant console</h1>
 <section><h2>Acting for ${s.actingId}</h2><p>Everything you see and do here is for this organization, as the API's <code>organizationId</code> would be. <a href="/console/organization">Choose another organization</a>.</p></section>
 <section><h2>Pages</h2><ul>
+<li><a href="/console/overview">Overview</a>: the last 30 days of transactions and net funding, by day and currency</li>
 <li><a href="/console/reports">Reports</a>: search, details, downloads and one-time reports</li>
 <li><a href="/console/subscriptions">Subscriptions</a>: scheduled reports, with each next run</li>
 </ul></section>`,

@@ -104,6 +104,8 @@ describeWithBrowser('the console in headless Chromium', () => {
     await open('/console/reports?from=2020-02-29&to=2020-03-03')
     expect(await page.textContent('main')).toContain('browser_report')
     await open('/console/organization')
+    await open('/console/overview')
+    expect(await page.locator('svg[role=img]').count()).toBeGreaterThan(0)
   })
 
   it('has no serious or critical accessibility problem on any page, at desktop and phone sizes', async () => {
@@ -120,5 +122,6 @@ describeWithBrowser('the console in headless Chromium', () => {
     await page.goto(t.baseUrl + '/console/sign-in')
     for (const v of await axeViolations(page, undefined, ['serious', 'critical'])) problems.push(`sign-in: ${v}`)
     expect(problems).toEqual([])
-  })
+    // A dozen pages twice with axe, slower on a shared machine: two minutes rather than vitest's default 30 seconds.
+  }, 120_000)
 })

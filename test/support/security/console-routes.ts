@@ -32,6 +32,7 @@ export const CONSOLE_ROUTES: readonly ConsoleRoute[] = [
   { route: 'POST /console/sign-out', method: 'POST', path: '/console/sign-out', form: () => ({}), allowed: 303 },
   { route: 'GET /console/organization', method: 'GET', path: '/console/organization', allowed: 200 },
   { route: 'POST /console/organization', method: 'POST', path: '/console/organization', form: () => ({ organizationId: 'testrest' }), allowed: 303 },
+  { route: 'GET /console/overview', method: 'GET', path: '/console/overview', allowed: 200 },
   { route: 'GET /console/reports', method: 'GET', path: '/console/reports', allowed: 200 },
   { route: 'GET /console/reports/new', method: 'GET', path: '/console/reports/new?definition=TransactionRequestClass', allowed: 200 },
   {
