@@ -45,6 +45,8 @@ const EnvSchema = Type.Object({
   PUBLIC_URL: Type.Optional(Type.String({ pattern: '^https?://[^/?#]+$' })),
   OAUTH_SIGN_IN_PER_MINUTE: Type.Integer({ minimum: 1, default: 20 }),
   OAUTH_SIGN_IN_PER_CLIENT_PER_MINUTE: Type.Integer({ minimum: 1, default: 600 }),
+  CONSOLE_SESSION_IDLE_MINUTES: Type.Integer({ minimum: 1, maximum: 1440, default: 30 }),
+  CONSOLE_SESSION_MAX_HOURS: Type.Integer({ minimum: 1, maximum: 720, default: 12 }),
   OAUTH_CLIENT_CALLS_PER_MINUTE: Type.Integer({ minimum: 1, default: 120 }),
   OAUTH_CLIENT_CALLS_PER_CLIENT_PER_MINUTE: Type.Integer({ minimum: 1, default: 3000 }),
   REPORT_MAX_WINDOW_DAYS: Type.Integer({ minimum: 1, maximum: 3660, default: 31 }),
@@ -117,6 +119,8 @@ export interface Config {
     clientCallsPerMinute: number
     clientCallsPerClientPerMinute: number
   }
+  /** The merchant console's sessions: ended after this many idle minutes, and this many hours after sign-in in any case. */
+  readonly console: { sessionIdleMinutes: number; sessionMaxHours: number }
   /**
    * Outbound calls (webhook deliveries) may reach loopback and private addresses. True by default in the
    * sandbox, where receivers run on the developer's machine; false by default in production (SSRF guard).
@@ -250,6 +254,7 @@ export function loadConfig(env: Env): Config {
       minIntervalMinutes: e.REPORT_MIN_INTERVAL_MINUTES,
       maxQueued: e.REPORT_MAX_QUEUED_PER_ORG,
     }),
+    console: Object.freeze({ sessionIdleMinutes: e.CONSOLE_SESSION_IDLE_MINUTES, sessionMaxHours: e.CONSOLE_SESSION_MAX_HOURS }),
     oauthLimits: Object.freeze({
       signInPerMinute: e.OAUTH_SIGN_IN_PER_MINUTE,
       signInPerClientPerMinute: e.OAUTH_SIGN_IN_PER_CLIENT_PER_MINUTE,

@@ -30,6 +30,8 @@ import { merchantApiFeature } from './merchant-api/feature.js'
 import { reportingFeature, type ReportingRoutes, type ReportingServices } from './reporting/feature.js'
 import type { LookupAll } from './platform/outbound-http.js'
 import { webhooksFeature, type WebhooksServices } from './webhooks/feature.js'
+import { consoleFeature } from './console/feature.js'
+import { createClientThrottle } from './oauth/clients/authenticate.js'
 import { publishReportEvent } from './webhooks/events/report-events.js'
 import type { ReportFinishedHook } from './reporting/reports/generate.js'
 import { createDatabaseBlobStore } from './platform/blobs/database-store.js'
@@ -169,6 +171,8 @@ export function createServices(config: Config, infrastructure: Infrastructure, o
     onStatusChange: (change) => logger.info(change, 'webhook subscription status changed'),
     ...options.webhooks,
   })
+  // One report store, read by the API's download and the console's.
+  const reportBlobs = reportStore(config, db, clock)
   const reporting = reportingFeature({
     db: db.kysely,
     dialect: db.dialect,
@@ -176,7 +180,7 @@ export function createServices(config: Config, infrastructure: Infrastructure, o
     merchantApi: merchantApi.services,
     organizations: organizations.services,
     jobs,
-    blobs: reportStore(config, db, clock),
+    blobs: reportBlobs,
     sandbox: config.mode === 'sandbox',
     reports: config.reports,
     // Webhooks publishes the engine's outcomes as its own events: the hook is how reporting tells it, without either
@@ -185,9 +189,27 @@ export function createServices(config: Config, infrastructure: Infrastructure, o
     log: (fields, message) => logger.info(fields, message),
     extraRoutes: options.extraReportingRoutes,
   })
+  // The merchant console: the same services as the API; sign-in through identity behind the consent page's
+  // throttle (OAuth's, built with the same limits).
+  const consoleSite = consoleFeature({
+    db,
+    clock,
+    secretsKey: config.secretsKey,
+    settings: { idleMinutes: config.console.sessionIdleMinutes, maxHours: config.console.sessionMaxHours },
+    identity: identity.services.identity,
+    merchantUsers: identity.services.merchantUsers,
+    organizations: organizations.services,
+    throttle: createClientThrottle(config.oauthLimits.signInPerMinute, config.oauthLimits.signInPerClientPerMinute, clock),
+    subscriptions: reporting.services.subscriptions,
+    definitions: reporting.services.definitions,
+    reports: reporting.services.reports,
+    onDemand: reporting.services.onDemand,
+    blobs: reportBlobs,
+    sandboxSignIn: config.mode === 'sandbox' ? SANDBOX_MERCHANT_USERS[0] : undefined,
+  })
   // Every feature, in order: routes are mounted, sandbox data loaded (so after what it stands on) and commands listed
   // in this order; the merchant API family's after reporting keeps its counters where they were.
-  const features: Feature[] = [organizations, applications, identity, banking, oauth, reporting, merchantApi, webhooks, ...(options.extraFeatures ?? [])]
+  const features: Feature[] = [organizations, applications, identity, banking, oauth, reporting, merchantApi, webhooks, consoleSite, ...(options.extraFeatures ?? [])]
 
   for (const feature of features) for (const job of feature.jobs ?? []) jobs.register(job.kind, job.handler as JobHandler, job.options)
 

@@ -5,6 +5,7 @@
 // its own, added to SUITES); only a route anyone may call belongs in PUBLIC_ROUTES.
 import type { RegisteredRoute } from '../harness.js'
 import { BANKING_ROUTES } from './banking-routes.js'
+import { CONSOLE_ROUTES } from './console-routes.js'
 import { MERCHANT_ROUTES } from './merchant-routes.js'
 import { OAUTH_ROUTES } from './oauth-routes.js'
 import type { SecuredRoute } from './suite.js'
@@ -30,6 +31,11 @@ export const PUBLIC_ROUTES: readonly PublicRoute[] = [
   { route: 'GET /oauth2/v3/authorize', why: 'the consent page: the authorization request, then sign-in' },
   { route: 'POST /oauth2/v3/authorize', why: "the consent page's sign-in and allow/deny forms" },
   { route: 'GET /oauth2/v3/assets/*', why: "the consent page's stylesheet and icon" },
+  // The console's way in: the sign-in form is guarded by a CSRF token bound to a pre-session cookie, and by identity's
+  // lockout and the consent page's throttle (test/console/sessions.test.ts); every other console route needs a session.
+  { route: 'GET /console/sign-in', why: "the console's sign-in page" },
+  { route: 'POST /console/sign-in', why: "the console's sign-in form: a merchant user's username and password" },
+  { route: 'GET /console/assets/*', why: "the console's stylesheet" },
 ]
 
 export interface Suite {
@@ -50,6 +56,7 @@ export const SUITES: readonly Suite[] = [
     files: ['test/merchant-api/security.test.ts', 'test/merchant-api/security-jwt.test.ts', 'test/merchant-api/security-oauth.test.ts'],
   },
   { family: 'OAuth', routes: OAUTH_ROUTES, table: 'OAUTH_ROUTES', files: ['test/oauth/security.test.ts'] },
+  { family: 'console', routes: CONSOLE_ROUTES, table: 'CONSOLE_ROUTES', files: ['test/console/security.test.ts'] },
 ]
 
 export interface Coverage {

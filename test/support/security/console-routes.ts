@@ -1,0 +1,61 @@
+// The merchant console's routes for its security suite (test/console/security.test.ts runs them): each page and
+// form as a signed-in merchant user of testrest may send it. Sign-in and the stylesheet are public
+// (test/support/security/coverage.ts). A route naming a report or subscription names testrest's own when allowed,
+// and another merchant's or one nobody has in the tenancy check, which must answer alike (404).
+import type { SecuredRoute } from './suite.js'
+
+export interface ConsoleRoute extends SecuredRoute {
+  method: 'GET' | 'POST'
+  /** The path, with `{id}` for the report or subscription it names, if any. */
+  path: string
+  /** What the identifier names, for the tenancy check. */
+  names?: 'report' | 'subscription'
+  /** The form a POST sends (beside its CSRF token). */
+  form?: () => Record<string, string | string[]>
+  /** The status an allowed call answers with. */
+  allowed: number
+}
+
+let created = 0
+const subscriptionForm = (name: string) => ({
+  reportDefinitionName: 'TransactionRequestClass',
+  reportName: name,
+  reportFields: ['Request.RequestID', 'Request.TransactionDate'],
+  reportMimeType: 'text/csv',
+  reportFrequency: 'DAILY',
+  timezone: 'GMT',
+  startTime: '0300',
+})
+
+export const CONSOLE_ROUTES: readonly ConsoleRoute[] = [
+  { route: 'GET /console', method: 'GET', path: '/console', allowed: 200 },
+  { route: 'POST /console/sign-out', method: 'POST', path: '/console/sign-out', form: () => ({}), allowed: 303 },
+  { route: 'GET /console/organization', method: 'GET', path: '/console/organization', allowed: 200 },
+  { route: 'POST /console/organization', method: 'POST', path: '/console/organization', form: () => ({ organizationId: 'testrest' }), allowed: 303 },
+  { route: 'GET /console/overview', method: 'GET', path: '/console/overview', allowed: 200 },
+  { route: 'GET /console/reports', method: 'GET', path: '/console/reports', allowed: 200 },
+  { route: 'GET /console/reports/new', method: 'GET', path: '/console/reports/new?definition=TransactionRequestClass', allowed: 200 },
+  {
+    route: 'POST /console/reports',
+    method: 'POST',
+    path: '/console/reports',
+    form: () => ({
+      reportDefinitionName: 'TransactionRequestClass',
+      reportName: `security_${++created}`,
+      reportMimeType: 'text/csv',
+      timezone: 'GMT',
+      reportStartTime: '2026-01-01T00:00:00Z',
+      reportEndTime: '2026-01-02T00:00:00Z',
+      reportFields: ['Request.RequestID'],
+    }),
+    allowed: 303,
+  },
+  { route: 'GET /console/reports/:id', method: 'GET', path: '/console/reports/{id}', names: 'report', allowed: 200 },
+  { route: 'GET /console/reports/:id/download', method: 'GET', path: '/console/reports/{id}/download', names: 'report', allowed: 200 },
+  { route: 'GET /console/subscriptions', method: 'GET', path: '/console/subscriptions', allowed: 200 },
+  { route: 'GET /console/subscriptions/new', method: 'GET', path: '/console/subscriptions/new?definition=TransactionRequestClass', allowed: 200 },
+  { route: 'POST /console/subscriptions', method: 'POST', path: '/console/subscriptions', form: () => subscriptionForm(`security_${++created}`), allowed: 303 },
+  { route: 'GET /console/subscriptions/:name', method: 'GET', path: '/console/subscriptions/{id}', names: 'subscription', allowed: 200 },
+  { route: 'POST /console/subscriptions/:name', method: 'POST', path: '/console/subscriptions/{id}', names: 'subscription', form: () => subscriptionForm('{id}'), allowed: 303 },
+  { route: 'POST /console/subscriptions/:name/delete', method: 'POST', path: '/console/subscriptions/{id}/delete', names: 'subscription', form: () => ({}), allowed: 303 },
+]
