@@ -256,6 +256,28 @@ describe(`jobs on ${TEST_DIALECT}`, () => {
     for (let i = 1; i < startedOn.length; i++) expect(startedOn[i], String(startedOn)).toBeGreaterThan(startedOn[i - 1]!)
   })
 
+  it('starts the jobs claimed together of a kind with startsPerTurn in groups, a turn per group', async () => {
+    // Deliveries: one start per turn capped them at the loop's turns a second, which fall as requests fill each turn,
+    // so under steady traffic their queue grew however few events were published.
+    let turn = 0
+    let ticking = true
+    const tick = () => {
+      turn++
+      if (ticking) setImmediate(tick)
+    }
+    setImmediate(tick)
+    const startedOn: number[] = []
+    jobs.register('grouped', async () => void startedOn.push(turn), { concurrency: 10, startsPerTurn: 4 })
+    for (let i = 0; i < 10; i++) await jobs.enqueue(db.kysely, { kind: 'grouped', payload: i })
+    expect(await jobs.runDue()).toEqual({ succeeded: 10, failed: 0, lost: 0 })
+    ticking = false
+    // One claim of ten: three groups (4, 4, 2), each on a turn of its own, in the order claimed.
+    const groups = [...new Set(startedOn)]
+    expect(groups, String(startedOn)).toHaveLength(3)
+    expect(groups.map((g) => startedOn.filter((t) => t === g).length)).toEqual([4, 4, 2])
+    for (let i = 1; i < groups.length; i++) expect(groups[i]).toBeGreaterThan(groups[i - 1]!)
+  })
+
   it('wake() starts due work at once, without waiting for a poll', async () => {
     const ran: string[] = []
     jobs.register<string>('woken', async (p) => void ran.push(p))

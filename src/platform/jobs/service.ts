@@ -61,6 +61,7 @@ interface Registration {
   backoff: (attempts: number) => number
   leaseMs: number
   concurrency: number
+  startsPerTurn: number
 }
 
 interface Pool {
@@ -100,7 +101,9 @@ export function createJobs(deps: JobsDeps): Jobs {
    * Jobs start one per turn of the event loop, in the order they were claimed, whatever their kind. A job whose work
    * is all statements on SQLite (a report with no rows) never waits for I/O, and a finished job's slot is refilled in
    * the same chain of promises: without turns, a queue of such jobs would run to its end without letting one request
-   * in. With them, a request waits for one job's first steps at most.
+   * in. With them, a request waits for one job's first steps at most (or one group's, of a kind whose jobs wait for
+   * I/O at once and start startsPerTurn together: one per turn would cap them at the loop's turns a second, which
+   * fall under load, and a queue of them would then grow however few were due).
    */
   let turns: Promise<void> = Promise.resolve()
   const ownTurn = () => (turns = turns.then(nextTurn))
@@ -186,10 +189,11 @@ export function createJobs(deps: JobsDeps): Jobs {
     return p
   }
 
-  function launch(kind: string, reg: Registration, row: JobRow): Promise<void> {
+  /** Starts `row` once `turn` comes (its own turn of the event loop, or one shared with the others of its group). */
+  function launch(kind: string, reg: Registration, row: JobRow, turn: Promise<void> = ownTurn()): Promise<void> {
     const p = pool(kind)
     p.inFlight++
-    const run: Promise<void> = ownTurn()
+    const run: Promise<void> = turn
       .then(() => runOne(row, reg))
       .catch((err) => deps.onError?.(err, { id: row.id, kind, attempt: row.attempts }))
       .finally(() => {
@@ -227,7 +231,11 @@ export function createJobs(deps: JobsDeps): Jobs {
           const claimed = await claimJobs(db, { kind, owner, now: now.toISOString(), leaseExpiresAt: new Date(now.getTime() + reg.leaseMs).toISOString(), limit, lapsed: lookForLapsed })
           lookForLapsed = false
           p.saturated = claimed.length === limit
-          for (const row of claimed) started.push(launch(kind, reg, row))
+          // A turn per job, or per group of startsPerTurn jobs of a kind that allows it.
+          for (let i = 0; i < claimed.length; i += reg.startsPerTurn) {
+            const turn = ownTurn()
+            for (const row of claimed.slice(i, i + reg.startsPerTurn)) started.push(launch(kind, reg, row, turn))
+          }
           if (!p.saturated) break
         }
       } while (p.again && !stopping)
@@ -292,6 +300,7 @@ export function createJobs(deps: JobsDeps): Jobs {
         backoff: options.backoff ?? exponentialBackoff,
         leaseMs: options.leaseMs ?? DEFAULT_LEASE_MS,
         concurrency: Math.max(1, options.concurrency ?? batchSize),
+        startsPerTurn: Math.max(1, Math.floor(options.startsPerTurn ?? 1)),
       })
     },
     async enqueue(executor, request) {

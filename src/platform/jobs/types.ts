@@ -44,6 +44,13 @@ export interface KindOptions {
    * jobs finish, so one slow job holds one slot and never holds back the others.
    */
   concurrency?: number
+  /**
+   * How many of the kind's jobs claimed together may start on one turn of the event loop (default 1). Each job
+   * otherwise waits for a turn of its own, so that jobs that never wait for I/O cannot hold back requests; a kind
+   * whose handlers start by awaiting batched I/O (a load shared by the jobs started together, then the network)
+   * starts many at once, or it could never start more jobs a second than the loop has turns under load.
+   */
+  startsPerTurn?: number
 }
 
 export interface EnqueueRequest<P = unknown> {
