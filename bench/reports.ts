@@ -129,6 +129,8 @@ async function ours(url: string) {
     }
     const generation = (performance.now() - started) / 1000
     const afterGeneration = vm(child.pid!, 'VmHWM')
+    // Printed now too: a download that fails still leaves the generation's figures.
+    process.stdout.write(`  (generated in ${generation.toFixed(2)} s; server peak RSS ${afterGeneration.toFixed(0)} MB)\n`)
     const name = JSON.parse(body).reportName as string
     const path = `/reporting/v3/report-downloads?reportName=${encodeURIComponent(name)}&reportDate=${END}`
     const fetchAll = async (headers: Record<string, string>) => {
