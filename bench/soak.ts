@@ -85,8 +85,8 @@ const expectStatus = (r: { status: number; text: string }, status: number, what:
   if (r.status !== status) throw new Error(`${what} answered ${r.status}: ${r.text.slice(0, 300)}`)
 }
 
-function rssMiB(pid: number): number {
-  const kb = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1]
+function rssMiB(pid: number, field: 'VmRSS' | 'VmHWM' = 'VmRSS'): number {
+  const kb = new RegExp(`${field}:\\s+(\\d+) kB`).exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1]
   return kb === undefined ? NaN : Number(kb) / 1024
 }
 
@@ -180,6 +180,7 @@ try {
   clearInterval(sampler)
   clearInterval(renew)
   rss.push({ at: Date.now() - started, mib: rssMiB(app.child.pid!) })
+  const hwm = rssMiB(app.child.pid!, 'VmHWM')
 
   const pct = (xs: number[], q: number) => {
     const s = [...xs].sort((a, b) => a - b)
@@ -202,7 +203,7 @@ try {
   console.log(`  latency, first full minute: p50 ${f(pct(first, 0.5))} ms, p99 ${f(pct(first, 0.99))} ms (${first.length} answers)`)
   console.log(`  latency, last full minute:  p50 ${f(pct(last, 0.5))} ms, p99 ${f(pct(last, 0.99))} ms (${last.length} answers)${one}`)
   console.log(`  p99 drift, last minute against first: ${f(pct(last, 0.99) - pct(first, 0.99))} ms (${f((pct(last, 0.99) / pct(first, 0.99) - 1) * 100)} %)`)
-  console.log(`  RSS: ${f(rss[0]!.mib)} MiB at the start, ${f(afterMinute.mib)} MiB after ${Math.round(afterMinute.at / 1000)} s, ${f(end.mib)} MiB at the end (peak ${f(peakRss)}); growth after the first minute ${f(end.mib - afterMinute.mib)} MiB`)
+  console.log(`  RSS: ${f(rss[0]!.mib)} MiB at the start, ${f(afterMinute.mib)} MiB after ${Math.round(afterMinute.at / 1000)} s, ${f(end.mib)} MiB at the end (peak sampled ${f(peakRss)}, VmHWM over the server's life ${f(hwm)}); growth after the first minute ${f(end.mib - afterMinute.mib)} MiB`)
   console.log(`  webhook deliveries: ${delivered.distinct} notifications received (${delivered.count} requests), event to first attempt p50 ${delivered.p50} ms, p99 ${delivered.p99} ms`)
   console.log(`  server log: ${log.length - 1} lines, ${(statSync(logFile).size / 1_048_576).toFixed(1)} MiB, ${errors.length} at error or fatal${errors.length ? `; first: ${errors[0]!.slice(0, 300)}` : ''}`)
 } finally {

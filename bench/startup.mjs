@@ -1,9 +1,10 @@
 #!/usr/bin/env node
 // Start-up time of `finapi serve` until /health/ready answers 200, median of N runs, on a fresh SQLite database
-// (migrations and the sandbox data load) and again on the database the first run left (a restart).
+// (migrations and the sandbox data load) and again on the database the first run left (a restart), and the peak
+// RSS (VmHWM) each had reached by then.
 // Usage: node bench/startup.mjs [path/to/bin/finapi.js] [runs]   (default: this checkout's bin, 5 runs)
 import { spawn } from 'node:child_process'
-import { mkdtempSync, rmSync } from 'node:fs'
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
@@ -29,9 +30,11 @@ async function startOnce(databaseUrl) {
     await new Promise((r) => setTimeout(r, 5))
   }
   const ms = performance.now() - started
+  // The peak of its life so far: start-up's (the sandbox data's load on a fresh database) before any request.
+  const hwm = Number(/VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${child.pid}/status`, 'utf8'))?.[1]) / 1024
   child.kill('SIGTERM')
   await new Promise((r) => child.on('close', r))
-  return ms
+  return { ms, hwm }
 }
 
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]
@@ -44,4 +47,8 @@ for (let i = 0; i < runs; i++) {
   restart.push(await startOnce(url))
   rmSync(dir, { recursive: true, force: true })
 }
-console.log(`${bin}: ready after ${median(fresh).toFixed(0)} ms on a fresh database, ${median(restart).toFixed(0)} ms on a restart (medians of ${runs})`)
+const range = (xs) => `${Math.min(...xs).toFixed(0)}-${Math.max(...xs).toFixed(0)}`
+const ms = (xs) => xs.map((x) => x.ms)
+const mb = (xs) => xs.map((x) => x.hwm)
+console.log(`${bin}: ready after ${median(ms(fresh)).toFixed(0)} ms on a fresh database, ${median(ms(restart)).toFixed(0)} ms on a restart (medians of ${runs})`)
+console.log(`peak RSS (VmHWM) when ready: fresh median ${median(mb(fresh)).toFixed(0)} MiB (${range(mb(fresh))}), restart median ${median(mb(restart)).toFixed(0)} MiB (${range(mb(restart))})`)

@@ -5,6 +5,7 @@
 import type { Config } from './config.js'
 import type { Db } from './platform/db/database.js'
 import { migrateToLatest } from './platform/db/migrate.js'
+import { hashingOnThisThread } from './platform/crypto.js'
 import type { Services } from './services.js'
 
 /**
@@ -14,8 +15,11 @@ import type { Services } from './services.js'
 export async function prepareDatabase(config: Config, infrastructure: { db: Db }, services: Pick<Services, 'features'>, options: { operator?: boolean } = {}): Promise<string[]> {
   const applied = await migrateToLatest(infrastructure.db, services.features)
   if (config.mode === 'sandbox' && config.sandboxApiKey) {
-    // One after another: each feature's data may stand on an earlier one's (reporting keys on organizations).
-    for (const feature of services.features) await feature.sandbox?.seed()
+    // One after another: each feature's data may stand on an earlier one's (reporting keys on organizations). Their
+    // published secrets are hashed on this thread: nothing else runs yet, and it keeps the memory (crypto.ts).
+    await hashingOnThisThread(async () => {
+      for (const feature of services.features) await feature.sandbox?.seed()
+    })
   }
   if (config.mode === 'production' && !options.operator) {
     // The sandbox identities' secrets are public: a production database that holds one (say, one first run in

@@ -1,5 +1,6 @@
 // The process entry for `finapi serve`: opens the database, builds the app, listens, and shuts down gracefully
 // on SIGTERM/SIGINT (stop accepting, let in-flight requests finish, close the database).
+import { setFlagsFromString } from 'node:v8'
 import { buildApp } from './app.js'
 import { prepareDatabase } from './bootstrap.js'
 import { createServices } from './services.js'
@@ -16,7 +17,20 @@ const LOG_CHUNK_BYTES = 65_536
 /** A quiet server's lines still appear within this. */
 const LOG_FLUSH_MS = 250
 
+/**
+ * How far V8 lets the old generation grow past what its last full collection left live before collecting again:
+ * 1.5 times. By default it allows up to four times when collections look cheap, and a report's rows that live across
+ * two young collections (a page being formatted while the next is read) are promoted there: a 1,000,000-row report
+ * took a server's peak RSS from about 160 MB to 300-330 MB, with about 40 MB live. With 50 % it peaked at 194 MB.
+ * V8 reads the flag each time it sets the next limit, so setting it here, after start-up, works; a
+ * --heap-growing-percent given on the command line is kept.
+ */
+const HEAP_GROWING_PERCENT = 50
+
 export async function serve(config: Config): Promise<void> {
+  if (!process.execArgv.some((arg) => arg.startsWith('--heap-growing-percent') || arg.startsWith('--heap_growing_percent'))) {
+    setFlagsFromString(`--heap-growing-percent=${HEAP_GROWING_PERCENT}`)
+  }
   // Log lines are held in memory and written a chunk at a time, so a request never waits on a write to stdout; what
   // is held is written out on shutdown and before the process dies of an unexpected error.
   // A person at a terminal reads one short line per request (terminal-log.ts); everything else (files, pipes,

@@ -3,15 +3,17 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { expectStatus } from './support/banking.js'
 import { startTestApp, type TestApp } from './support/harness.js'
-import { probeFeature, slowProbe } from './support/probe.js'
+import { probeFeature, slowProbe, streamingProbe } from './support/probe.js'
 
 const slow = slowProbe()
+const streaming = streamingProbe()
 let t: TestApp
 beforeAll(async () => {
-  t = await startTestApp({ env: { HANDLER_TIMEOUT_MS: '2000' }, features: [probeFeature, slow.routes] })
+  t = await startTestApp({ env: { HANDLER_TIMEOUT_MS: '2000' }, features: [probeFeature, slow.routes, streaming.routes] })
 })
 afterAll(async () => {
   slow.release()
+  streaming.release()
   await t.close()
 })
 
@@ -36,5 +38,15 @@ describe('request deadlines', () => {
     const res = await t.call('GET', '/v2/probe?v=1')
     await t.clock.tick(5_000)
     expectStatus(res, 200, 'API-200')
+  })
+  it('leaves an answer whose body is still streaming past the limit (a long report download) to finish', async () => {
+    const pending = t.call('GET', '/v2/probe/stream?v=1')
+    await streaming.arrived
+    await t.clock.tick(2_400)
+    await new Promise((resolve) => setTimeout(resolve, 50)) // let a sweep's cut reach the client
+    streaming.release()
+    const res = await pending
+    expect(res.status).toBe(200)
+    expect(res.text).toBe('first,last')
   })
 })

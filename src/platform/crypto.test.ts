@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { deriveKey, sameText, seal, sha256Hex, sha256HexMemo, unseal, type HashMemo } from './crypto.js'
+import { deriveKey, hashingOnThisThread, hashSecret, sameText, seal, sha256Hex, sha256HexMemo, unseal, verifySecret, type HashMemo } from './crypto.js'
 
 const key = deriveKey('a-test-secrets-key-of-enough-length', 'finapi/test/seal/v1')
 
@@ -49,5 +49,24 @@ describe('sha256HexMemo', () => {
     expect(sameText('abcdef', 'bbcdef')).toBe(false)
     expect(sameText('abc', 'abcd')).toBe(false)
     expect(sameText('', '')).toBe(true)
+  })
+})
+
+describe('hashingOnThisThread', () => {
+  it('hashes on the calling thread, before the event loop turns, in the same format either way', async () => {
+    const order: string[] = []
+    setImmediate(() => order.push('immediate'))
+    const inline = await hashingOnThisThread(async () => {
+      const hashed = await hashSecret('a published password')
+      order.push('hashed')
+      return hashed
+    })
+    expect(order).toEqual(['hashed'])
+    const pooled = await hashSecret('a published password')
+    expect(inline.split('$').slice(0, 4)).toEqual(pooled.split('$').slice(0, 4))
+    expect(await verifySecret('a published password', inline)).toBe(true)
+    expect(await hashingOnThisThread(() => verifySecret('a published password', pooled))).toBe(true)
+    expect(await hashingOnThisThread(() => verifySecret('another', pooled))).toBe(false)
+    expect(await hashingOnThisThread(() => verifySecret('another', undefined))).toBe(false)
   })
 })

@@ -13,7 +13,7 @@ import { openDatabase, type Db } from '../../src/platform/db/database.js'
 import { catalogValue, TRANSACTION_TYPES } from '../../src/reporting/transactions/catalog.js'
 import { sumDecimals } from '../../src/reporting/transactions/decimal.js'
 import { generateTransactions } from '../../src/reporting/transactions/generator.js'
-import { ensureSandboxTransactions, SANDBOX_DAYS, SANDBOX_MERCHANTS, SANDBOX_PER_DAY } from '../../src/reporting/transactions/generate.js'
+import { ensureSandboxTransactions, SANDBOX_DAYS, SANDBOX_MERCHANTS, SANDBOX_PER_DAY, SANDBOX_ROWS_PER_INSERT } from '../../src/reporting/transactions/generate.js'
 import { createTransactionService, type TransactionService } from '../../src/reporting/transactions/service.js'
 import { insertTransactions } from '../../src/reporting/transactions/repository.js'
 import { runCommand, runFinapi } from '../support/cli.js'
@@ -254,6 +254,39 @@ describe('sandbox transactions', () => {
       }
     } finally {
       await sandbox.drop()
+    }
+  })
+  it('stored a statement at a time, are what one insert of all of a merchant\'s rows stores', async () => {
+    const batched = await createTestDatabase()
+    const whole = await createTestDatabase()
+    const [a, b] = [openDatabase(batched.url), openDatabase(whole.url)]
+    try {
+      await migrate(a)
+      await migrate(b)
+      expect(await ensureSandboxTransactions(a, clock)).toEqual([...SANDBOX_MERCHANTS])
+      const end = clock.now().toISOString().slice(0, 10)
+      for (const organizationId of SANDBOX_MERCHANTS) {
+        const rows = [...generateTransactions({ organizationId, days: SANDBOX_DAYS, perDay: SANDBOX_PER_DAY, seed: `sandbox:${organizationId}`, end })]
+        expect(rows.length).toBeGreaterThan(4 * SANDBOX_ROWS_PER_INSERT)
+        await b.kysely.transaction().execute((trx) => insertTransactions(trx, b.dialect, rows))
+      }
+      // Everything the reports read: rows, tallies, events and detail rows (a capture's authorization in an earlier batch).
+      const dump = async (db: Db) => {
+        const out: Record<string, unknown[]> = {}
+        for (const table of ['transactions', 'transaction_tallies', 'transaction_events', 'transaction_details'] as const) {
+          const rows = (await db.kysely.selectFrom(table).selectAll().execute()) as Record<string, unknown>[]
+          out[table] = rows.map((row) => JSON.stringify(Object.entries(row).map(([k, v]) => [k, Buffer.isBuffer(v) ? v.toString('base64') : v]))).sort()
+        }
+        return out
+      }
+      const [left, right] = [await dump(a), await dump(b)]
+      expect(left['transaction_details']!.length).toBeGreaterThan(0)
+      expect(left).toEqual(right)
+    } finally {
+      await a.close()
+      await b.close()
+      await batched.drop()
+      await whole.drop()
     }
   })
 })

@@ -28,7 +28,10 @@ export function createRequestDeadlines(deps: { clock: Clock; limitMs: number; on
       // A Map iterates in insertion order, so the first request still in time ends the sweep.
       if (startedAt > cutoff) break
       inflight.delete(reply)
-      if (!reply.sent && !reply.raw.destroyed) {
+      // Headers sent: the handler has answered, and what is left is a body streaming at the client's pace (a report
+      // download of hundreds of MB). Fastify's `sent` stays false until that body ends, and a timeout sent over it
+      // destroyed the connection mid-download.
+      if (!reply.sent && !reply.raw.destroyed && !reply.raw.headersSent) {
         reply.log.warn({ limitMs }, 'request took too long; answered with a timeout')
         // Sent as an error, so the route's own error family renders it.
         reply.send(timeout([{ reason: `no answer within ${limitMs} ms` }]))

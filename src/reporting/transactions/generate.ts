@@ -115,6 +115,8 @@ function take(source: Iterator<Transaction>, n: number): Transaction[] {
 export const SANDBOX_MERCHANTS = ['testrest', 'testrest_two', 'othermerchant'] as const
 export const SANDBOX_DAYS = 90
 export const SANDBOX_PER_DAY = 50
+/** Rows generated and inserted together when the sandbox's data is loaded (one multi-row statement's worth). */
+export const SANDBOX_ROWS_PER_INSERT = repo.ROWS_PER_STATEMENT
 
 /**
  * Gives each sandbox merchant SANDBOX_DAYS days of generated transactions ending on the clock's date, once. Each
@@ -129,13 +131,17 @@ export async function ensureSandboxTransactions(db: Pick<Db, 'kysely' | 'dialect
   for (const organizationId of SANDBOX_MERCHANTS) {
     if (await repo.hasSandboxLoad(db.kysely, organizationId)) continue
     const options: GenerateOptions = { organizationId, days: SANDBOX_DAYS, perDay, seed: `sandbox:${organizationId}`, end }
-    // Generated before the transaction, so the write lock is held only for the insert: a second process starting at
-    // once (on SQLite, one writer) then waits briefly rather than past its busy timeout.
-    const rows = [...generateTransactions(options)]
     const created = await inOneTransaction(db, organizationId, async (trx) => {
       const claimed = await repo.claimSandboxLoad(trx, { organizationId, seed: options.seed, endDate: end, rows: options.days * perDay, createdAt: clock.now().toISOString() })
       if (!claimed) return false
-      await repo.insertTransactions(trx, db.dialect, rows)
+      // Generated and stored a statement's rows at a time: a merchant's 4,500 rows and their inserts' garbage at once
+      // took a fresh server's heap (and so its peak RSS) up by about 90 MB before its first request. The write lock
+      // is held while they are generated too (about a second on a loaded machine): a second process starting at once
+      // waits within its busy timeout (5 s), and inOneTransaction tries again if it does not.
+      const source = generateTransactions(options)
+      for (let batch = take(source, SANDBOX_ROWS_PER_INSERT); batch.length > 0; batch = take(source, SANDBOX_ROWS_PER_INSERT)) {
+        await repo.insertTransactions(trx, db.dialect, batch)
+      }
       return true
     })
     if (created) generated.push(organizationId)
