@@ -30,6 +30,8 @@ import { merchantApiFeature } from './merchant-api/feature.js'
 import { reportingFeature, type ReportingRoutes, type ReportingServices } from './reporting/feature.js'
 import type { LookupAll } from './platform/outbound-http.js'
 import { webhooksFeature, type WebhooksServices } from './webhooks/feature.js'
+import { requestLogFeature, type RequestLogSettings } from './request-log/feature.js'
+import type { RequestLogService } from './request-log/service.js'
 import { publishReportEvent } from './webhooks/events/report-events.js'
 import type { ReportFinishedHook } from './reporting/reports/generate.js'
 import { createDatabaseBlobStore } from './platform/blobs/database-store.js'
@@ -59,6 +61,8 @@ export interface Services {
   reporting: ReportingServices
   /** Webhook keys, subscriptions, event publishing (`webhooks.events.publish`) and deliveries. */
   webhooks: WebhooksServices
+  /** Every API call, recorded in batches: an organization's calls for the console, one by correlation id. */
+  requestLog: RequestLogService
   housekeeping: Housekeeping
   /** The one job runner: every feature's job kinds are registered with it; the server polls it. */
   jobs: Jobs
@@ -77,6 +81,8 @@ export interface ServiceOptions {
   webhooks?: { random?: () => number; lookup?: LookupAll }
   /** Told of every report that ends, inside the transaction recording it (the webhooks feature's hook). */
   onReportFinished?: ReportFinishedHook
+  /** Tests: the request log's buffer bound and batch size. */
+  requestLog?: Pick<RequestLogSettings, 'recorder'>
 }
 
 /**
@@ -185,9 +191,15 @@ export function createServices(config: Config, infrastructure: Infrastructure, o
     log: (fields, message) => logger.info(fields, message),
     extraRoutes: options.extraReportingRoutes,
   })
+  const requestLog = requestLogFeature({
+    db,
+    clock,
+    settings: { ...config.requestLog, ...options.requestLog },
+    onError: (err) => logger.warn({ err }, 'request log write failed'),
+  })
   // Every feature, in order: routes are mounted, sandbox data loaded (so after what it stands on) and commands listed
   // in this order; the merchant API family's after reporting keeps its counters where they were.
-  const features: Feature[] = [organizations, applications, identity, banking, oauth, reporting, merchantApi, webhooks, ...(options.extraFeatures ?? [])]
+  const features: Feature[] = [organizations, applications, identity, banking, oauth, reporting, merchantApi, webhooks, requestLog, ...(options.extraFeatures ?? [])]
 
   for (const feature of features) for (const job of feature.jobs ?? []) jobs.register(job.kind, job.handler as JobHandler, job.options)
 
@@ -215,6 +227,7 @@ export function createServices(config: Config, infrastructure: Infrastructure, o
     reportingKeys: applications.services.reportingKeys,
     reporting: reporting.services,
     webhooks: webhooks.services,
+    requestLog: requestLog.services,
     housekeeping,
     jobs,
     features,

@@ -1,0 +1,54 @@
+// SQL for the request log: batched inserts, the console's keyset pages, the operator's look-up by correlation id,
+// and pruning by age in bounded batches.
+import { sql } from 'kysely'
+import type { Executor } from '../platform/db/database.js'
+import type { RequestLogTable } from './tables.js'
+
+/** One multi-row INSERT (the recorder keeps a batch well under both databases' limits on bound parameters). */
+export async function insertMany(db: Executor, rows: readonly RequestLogTable[]): Promise<void> {
+  if (rows.length > 0) await db.insertInto('request_log').values([...rows]).execute()
+}
+
+export interface RowFilter {
+  organizationId: string
+  /** Inclusive lower and exclusive upper bound of `at`, ISO-8601 UTC. */
+  from?: string
+  to?: string
+  method?: string
+  pathPrefix?: string
+  /** 2 for 2xx … 5 for 5xx. */
+  statusClass?: number
+  correlationId?: string
+  /** The keyset: rows strictly older than this (at, id). */
+  before?: { at: string; id: string }
+  limit: number
+}
+
+/** An organization's calls, newest first. */
+export function list(db: Executor, f: RowFilter): Promise<RequestLogTable[]> {
+  let q = db.selectFrom('request_log').selectAll().where('organization_id', '=', f.organizationId)
+  if (f.from !== undefined) q = q.where('at', '>=', f.from)
+  if (f.to !== undefined) q = q.where('at', '<', f.to)
+  if (f.method !== undefined) q = q.where('method', '=', f.method)
+  // A prefix compared as text, not LIKE: no character of the caller's means a wildcard, and SQLite's LIKE ignores
+  // case where PostgreSQL's does not.
+  const prefix = f.pathPrefix
+  if (prefix !== undefined) q = q.where(sql<string>`substr(path, 1, ${prefix.length})`, '=', prefix)
+  if (f.statusClass !== undefined) q = q.where('status', '>=', f.statusClass * 100).where('status', '<', f.statusClass * 100 + 100)
+  if (f.correlationId !== undefined) q = q.where('correlation_id', '=', f.correlationId)
+  const before = f.before
+  if (before) q = q.where((eb) => eb.or([eb('at', '<', before.at), eb.and([eb('at', '=', before.at), eb('id', '<', before.id)])]))
+  return q.orderBy('at', 'desc').orderBy('id', 'desc').limit(f.limit).execute()
+}
+
+/** Every call with this correlation id, across organizations, newest first (an operator's look-up). */
+export function byCorrelationId(db: Executor, correlationId: string, limit: number): Promise<RequestLogTable[]> {
+  return db.selectFrom('request_log').selectAll().where('correlation_id', '=', correlationId).orderBy('at', 'desc').orderBy('id', 'desc').limit(limit).execute()
+}
+
+/** Deletes up to `limit` rows older than `before`, oldest first; returns how many went. */
+export async function deleteOlderThan(db: Executor, before: string, limit: number): Promise<number> {
+  const doomed = db.selectFrom('request_log').select('id').where('at', '<', before).orderBy('at').limit(limit)
+  const result = await db.deleteFrom('request_log').where('id', 'in', doomed).executeTakeFirst()
+  return Number(result.numDeletedRows)
+}
