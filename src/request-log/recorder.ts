@@ -55,8 +55,8 @@ export function createRecorder(deps: {
 }): Recorder {
   const { clock, outcomes } = deps
   const { batchRows, maxBuffered, intervalMs } = { ...DEFAULT_RECORDER_OPTIONS, ...deps.options }
-  // Ids sort in arrival order within a process (the keyset's tie-breaker after the time, which a fake clock or a
-  // busy millisecond shares), and the process's random tag keeps them unique across processes on one database.
+  // Ids sort in the order calls ended within a process (the keyset's tie-breaker after the time, which a fake clock
+  // or a busy millisecond shares), and the process's random tag keeps them unique across processes on one database.
   const tag = randomBytes(4).toString('hex')
   let seq = 0
   let buffer: BufferedCall[] = []
@@ -81,7 +81,7 @@ export function createRecorder(deps: {
 
   function rowOf(call: BufferedCall): RequestLogTable {
     return {
-      id: `${String(call.atMs).padStart(14, '0')}-${String(seq++).padStart(12, '0')}-${tag}`,
+      id: `${tag}-${String(seq++).padStart(12, '0')}`,
       at: new Date(call.atMs).toISOString(),
       organization_id: call.organizationId,
       method: call.method,
