@@ -8,7 +8,8 @@
 // token per request, as the SDK sends: a JWT is spent on its second use, so the raw server gets the same). Each runs
 // in its own process; autocannon drives each with 50 connections for BENCH_SECONDS (default 10) after a 2 s
 // warm-up, raw and finapi alternating BENCH_ROUNDS times (default 5), once finapi has finished its start-up work;
-// the table gives the medians. Quote the ratios, not absolute numbers.
+// the table gives the medians. Quote the ratios, not absolute numbers. BENCH_AGAINST=request-log compares finapi
+// with its request log on against finapi with it off (REQUEST_LOG=off) instead of the raw server.
 import { spawn, type ChildProcess } from 'node:child_process'
 import { mkdtempSync, openSync } from 'node:fs'
 import { tmpdir } from 'node:os'
@@ -30,7 +31,7 @@ const ROUNDS = Number(process.env['BENCH_ROUNDS'] ?? 5)
 const CONNECTIONS = 50
 /** BENCH_VERBOSE=1 prints every round, to see the spread behind the medians. */
 const VERBOSE = process.env['BENCH_VERBOSE'] === '1'
-/** BENCH_ONLY=<substring> measures only the reads whose name contains it. */
+/** BENCH_ONLY=<substring>[,<substring>…] measures only the reads whose name contains one of them. */
 const ONLY = process.env['BENCH_ONLY']
 const SERVER = fileURLToPath(new URL('./server.ts', import.meta.url))
 const BIN = fileURLToPath(new URL('../bin/finapi.js', import.meta.url))
@@ -39,10 +40,17 @@ const BASE_HEADERS = { 'x-svc-key': 'sandbox-key-finapi', 'user-agent': 'finapi-
 /** Where finapi's log lines go (one per request): a file, as a deployment's do (BENCH_LOG changes it, e.g. /dev/null). */
 const LOG = process.env['BENCH_LOG'] ?? join(mkdtempSync(join(tmpdir(), 'finapi-bench-log-')), 'finapi.log')
 
+/**
+ * BENCH_AGAINST=request-log: instead of the raw server, the baseline is a second finapi with REQUEST_LOG=off on the
+ * same database (so it serves the same rows and accepts the same tokens), to measure what the request log costs.
+ */
+const AGAINST_LOG_OFF = process.env['BENCH_AGAINST'] === 'request-log'
+const DATABASE_URL = `sqlite:${join(mkdtempSync(join(tmpdir(), 'finapi-bench-')), 'bench.db')}`
+
 /** `finapi serve` from the compiled build with npm start's defaults, its log lines (one per request) to a file. */
-async function startFinapi(): Promise<{ child: ChildProcess; url: string }> {
+async function startFinapi(extra: Record<string, string> = {}): Promise<{ child: ChildProcess; url: string }> {
   const port = await freePort()
-  const env = { PATH: process.env['PATH'] ?? '', PORT: String(port), DATABASE_URL: `sqlite:${join(mkdtempSync(join(tmpdir(), 'finapi-bench-')), 'bench.db')}`, RATE_LIMIT_PER_MINUTE: '100000000', MERCHANT_API_RATE_LIMIT_PER_MINUTE: '100000000' }
+  const env = { PATH: process.env['PATH'] ?? '', PORT: String(port), DATABASE_URL, RATE_LIMIT_PER_MINUTE: '100000000', MERCHANT_API_RATE_LIMIT_PER_MINUTE: '100000000', ...extra }
   // BENCH_PROFILE=<dir>: a CPU profile of finapi's whole run (node --cpu-prof), written when it stops.
   const profile = process.env['BENCH_PROFILE'] ? ['--cpu-prof', '--cpu-prof-dir', process.env['BENCH_PROFILE']] : []
   const child = spawn(process.execPath, [...profile, BIN, 'serve'], { env, stdio: ['ignore', openSync(LOG, 'a'), 'inherit'] })
@@ -161,13 +169,15 @@ await settled(app.child.pid!)
 const bodies: Record<string, string> = {}
 const headersOf = (t: (typeof targets)[number]) => (typeof t.headers === 'function' ? t.headers() : t.headers)
 for (const t of targets) bodies[t.path] = await fetchJson(app.url + t.path, { headers: headersOf(t) })
-const raw = await start('raw', { RAW_BODIES: JSON.stringify(bodies) })
+const raw = AGAINST_LOG_OFF ? await startFinapi({ REQUEST_LOG: 'off' }) : await start('raw', { RAW_BODIES: JSON.stringify(bodies) })
+if (AGAINST_LOG_OFF) await settled(raw.child.pid!)
 
 try {
   console.log(`\n${CONNECTIONS} connections, ${SECONDS} s each after a 2 s warm-up, 127.0.0.1, SQLite, npm start's defaults, logs to ${LOG}`)
+  if (AGAINST_LOG_OFF) console.log('baseline ("raw" below): finapi with REQUEST_LOG=off on the same database; "finapi": the request log on')
   console.log('read                      raw req/s  finapi req/s  ratio   finapi p50 ms  p99 ms  (raw p99)')
   const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!
-  for (const t of targets.filter((x) => !ONLY || x.name.includes(ONLY))) {
+  for (const t of targets.filter((x) => !ONLY || ONLY.split(',').some((only) => x.name.includes(only)))) {
     const runs: { r: Awaited<ReturnType<typeof drive>>; a: Awaited<ReturnType<typeof drive>> }[] = []
     for (let round = 0; round < ROUNDS; round++) {
       const headers = headersOf(t)

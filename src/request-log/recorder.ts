@@ -34,7 +34,7 @@ export interface RecorderOptions {
   intervalMs: number
 }
 
-export const DEFAULT_RECORDER_OPTIONS: RecorderOptions = { batchRows: 500, maxBuffered: 20_000, intervalMs: 250 }
+export const DEFAULT_RECORDER_OPTIONS: RecorderOptions = { batchRows: 1_000, maxBuffered: 20_000, intervalMs: 250 }
 
 export type RecorderOutcome = 'written' | 'dropped_buffer_full' | 'dropped_write_failed'
 
@@ -89,6 +89,7 @@ export function createRecorder(deps: {
       status: call.status,
       duration_us: call.durationUs,
       correlation_id: call.correlationId,
+      correlation_key: repo.correlationKey(call.correlationId),
       scheme: call.scheme,
       key_id: call.keyId,
     }
