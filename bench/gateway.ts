@@ -86,7 +86,7 @@ async function drive(url: string, headers: Record<string, string>, duration: num
   const requests = perRequest ? [{ setupRequest: (req: object) => ({ ...req, headers: perRequest() }) }] : undefined
   const result = await autocannon({ url, connections: CONNECTIONS, duration, headers, ...(requests ? { requests } : {}) })
   if (result.non2xx > 0 || result.errors > 0) throw new Error(`${url}: ${result.non2xx} non-2xx, ${result.errors} errors`)
-  return { rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99 }
+  return { rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, total: result.requests.total }
 }
 
 const app = await startFinapi()
@@ -178,20 +178,26 @@ try {
   console.log('read                      raw req/s  finapi req/s  ratio   finapi p50 ms  p99 ms  (raw p99)')
   const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!
   for (const t of targets.filter((x) => !ONLY || ONLY.split(',').some((only) => x.name.includes(only)))) {
-    const runs: { r: Awaited<ReturnType<typeof drive>>; a: Awaited<ReturnType<typeof drive>> }[] = []
+    const runs: { r: Awaited<ReturnType<typeof drive>>; a: Awaited<ReturnType<typeof drive>>; rCpu: number; aCpu: number }[] = []
     for (let round = 0; round < ROUNDS; round++) {
       const headers = headersOf(t)
       await drive(raw.url + t.path, headers, 2, t.perRequest)
+      const rawCpu = cpuSeconds(raw.child.pid!)
       const r = await drive(raw.url + t.path, headers, SECONDS, t.perRequest)
+      const rCpu = ((cpuSeconds(raw.child.pid!) - rawCpu) * 1e6) / r.total
       await drive(app.url + t.path, headers, 2, t.perRequest)
+      const appCpu = cpuSeconds(app.child.pid!)
       const a = await drive(app.url + t.path, headers, SECONDS, t.perRequest)
-      if (VERBOSE) console.error(`  ${t.name} round ${round + 1}: raw ${r.rps.toFixed(0)}, finapi ${a.rps.toFixed(0)}, ratio ${(a.rps / r.rps).toFixed(3)}`)
-      runs.push({ r, a })
+      const aCpu = ((cpuSeconds(app.child.pid!) - appCpu) * 1e6) / a.total
+      if (VERBOSE) console.error(`  ${t.name} round ${round + 1}: raw ${r.rps.toFixed(0)}, finapi ${a.rps.toFixed(0)}, ratio ${(a.rps / r.rps).toFixed(3)}; CPU µs/request raw ${rCpu.toFixed(0)}, finapi ${aCpu.toFixed(0)}, ratio ${(aCpu / rCpu).toFixed(3)}`)
+      runs.push({ r, a, rCpu, aCpu })
     }
     const [rps, aps] = [median(runs.map((x) => x.r.rps)), median(runs.map((x) => x.a.rps))]
     const ratio = median(runs.map((x) => x.a.rps / x.r.rps)).toFixed(3)
     const [p50, p99, rawP99] = [median(runs.map((x) => x.a.p50)), median(runs.map((x) => x.a.p99)), median(runs.map((x) => x.r.p99))]
-    console.log(`${t.name.padEnd(25)} ${rps.toFixed(0).padStart(9)}  ${aps.toFixed(0).padStart(12)}  ${ratio.padStart(6)}  ${String(p50).padStart(13)}  ${String(p99).padStart(6)}  (${rawP99})`)
+    // CPU time per request (of the server's process, from /proc) moves far less than throughput on a shared machine.
+    const cpu = `CPU µs/request ${median(runs.map((x) => x.rCpu)).toFixed(0)} / ${median(runs.map((x) => x.aCpu)).toFixed(0)}, ratio ${median(runs.map((x) => x.aCpu / x.rCpu)).toFixed(3)}`
+    console.log(`${t.name.padEnd(25)} ${rps.toFixed(0).padStart(9)}  ${aps.toFixed(0).padStart(12)}  ${ratio.padStart(6)}  ${String(p50).padStart(13)}  ${String(p99).padStart(6)}  (${rawP99})  ${cpu}`)
   }
 } finally {
   app.child.kill('SIGTERM')
