@@ -12,9 +12,8 @@ export type AuthScheme =
   /** Banking: an application key with a customer's token, or the key alone (signing in). */
   | 'banking_token'
   | 'banking_key'
-  /** OAuth's endpoints: a client authenticated by HTTP Basic, or by its client_id (and secret) in the form. */
+  /** OAuth's endpoints: a client authenticating with HTTP Basic (the form's client_id and secret are not told apart). */
   | 'client_basic'
-  | 'client_post'
   | 'none'
 
 export interface Caller {
