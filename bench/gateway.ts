@@ -8,7 +8,8 @@
 // token per request, as the SDK sends: a JWT is spent on its second use, so the raw server gets the same). Each runs
 // in its own process; autocannon drives each with 50 connections for BENCH_SECONDS (default 10) after a 2 s
 // warm-up, raw and finapi alternating BENCH_ROUNDS times (default 5), once finapi has finished its start-up work;
-// the table gives the medians. Quote the ratios, not absolute numbers.
+// the table gives the medians. Quote the ratios, not absolute numbers. BENCH_AGAINST=request-log compares finapi
+// with its request log on against finapi with it off (REQUEST_LOG=off) instead of the raw server.
 import { spawn, type ChildProcess } from 'node:child_process'
 import { mkdtempSync, openSync } from 'node:fs'
 import { tmpdir } from 'node:os'
@@ -30,7 +31,7 @@ const ROUNDS = Number(process.env['BENCH_ROUNDS'] ?? 5)
 const CONNECTIONS = 50
 /** BENCH_VERBOSE=1 prints every round, to see the spread behind the medians. */
 const VERBOSE = process.env['BENCH_VERBOSE'] === '1'
-/** BENCH_ONLY=<substring> measures only the reads whose name contains it. */
+/** BENCH_ONLY=<substring>[,<substring>…] measures only the reads whose name contains one of them. */
 const ONLY = process.env['BENCH_ONLY']
 const SERVER = fileURLToPath(new URL('./server.ts', import.meta.url))
 const BIN = fileURLToPath(new URL('../bin/finapi.js', import.meta.url))
@@ -39,10 +40,17 @@ const BASE_HEADERS = { 'x-svc-key': 'sandbox-key-finapi', 'user-agent': 'finapi-
 /** Where finapi's log lines go (one per request): a file, as a deployment's do (BENCH_LOG changes it, e.g. /dev/null). */
 const LOG = process.env['BENCH_LOG'] ?? join(mkdtempSync(join(tmpdir(), 'finapi-bench-log-')), 'finapi.log')
 
+/**
+ * BENCH_AGAINST=request-log: instead of the raw server, the baseline is a second finapi with REQUEST_LOG=off on the
+ * same database (so it serves the same rows and accepts the same tokens), to measure what the request log costs.
+ */
+const AGAINST_LOG_OFF = process.env['BENCH_AGAINST'] === 'request-log'
+const DATABASE_URL = `sqlite:${join(mkdtempSync(join(tmpdir(), 'finapi-bench-')), 'bench.db')}`
+
 /** `finapi serve` from the compiled build with npm start's defaults, its log lines (one per request) to a file. */
-async function startFinapi(): Promise<{ child: ChildProcess; url: string }> {
+async function startFinapi(extra: Record<string, string> = {}): Promise<{ child: ChildProcess; url: string }> {
   const port = await freePort()
-  const env = { PATH: process.env['PATH'] ?? '', PORT: String(port), DATABASE_URL: `sqlite:${join(mkdtempSync(join(tmpdir(), 'finapi-bench-')), 'bench.db')}`, RATE_LIMIT_PER_MINUTE: '100000000', MERCHANT_API_RATE_LIMIT_PER_MINUTE: '100000000' }
+  const env = { PATH: process.env['PATH'] ?? '', PORT: String(port), DATABASE_URL, RATE_LIMIT_PER_MINUTE: '100000000', MERCHANT_API_RATE_LIMIT_PER_MINUTE: '100000000', ...extra }
   // BENCH_PROFILE=<dir>: a CPU profile of finapi's whole run (node --cpu-prof), written when it stops.
   const profile = process.env['BENCH_PROFILE'] ? ['--cpu-prof', '--cpu-prof-dir', process.env['BENCH_PROFILE']] : []
   const child = spawn(process.execPath, [...profile, BIN, 'serve'], { env, stdio: ['ignore', openSync(LOG, 'a'), 'inherit'] })
@@ -78,10 +86,10 @@ async function drive(url: string, headers: Record<string, string>, duration: num
   const requests = perRequest ? [{ setupRequest: (req: object) => ({ ...req, headers: perRequest() }) }] : undefined
   const result = await autocannon({ url, connections: CONNECTIONS, duration, headers, ...(requests ? { requests } : {}) })
   if (result.non2xx > 0 || result.errors > 0) throw new Error(`${url}: ${result.non2xx} non-2xx, ${result.errors} errors`)
-  return { rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99 }
+  return { rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, total: result.requests.total }
 }
 
-const app = await startFinapi()
+const app = await startFinapi(AGAINST_LOG_OFF ? { REQUEST_LOG: 'on' } : {})
 const login = JSON.parse(
   await fetchJson(`${app.url}/v2/auth?v=1`, {
     method: 'POST',
@@ -161,27 +169,35 @@ await settled(app.child.pid!)
 const bodies: Record<string, string> = {}
 const headersOf = (t: (typeof targets)[number]) => (typeof t.headers === 'function' ? t.headers() : t.headers)
 for (const t of targets) bodies[t.path] = await fetchJson(app.url + t.path, { headers: headersOf(t) })
-const raw = await start('raw', { RAW_BODIES: JSON.stringify(bodies) })
+const raw = AGAINST_LOG_OFF ? await startFinapi({ REQUEST_LOG: 'off' }) : await start('raw', { RAW_BODIES: JSON.stringify(bodies) })
+if (AGAINST_LOG_OFF) await settled(raw.child.pid!)
 
 try {
   console.log(`\n${CONNECTIONS} connections, ${SECONDS} s each after a 2 s warm-up, 127.0.0.1, SQLite, npm start's defaults, logs to ${LOG}`)
+  if (AGAINST_LOG_OFF) console.log('baseline ("raw" below): finapi with REQUEST_LOG=off on the same database; "finapi": the request log on')
   console.log('read                      raw req/s  finapi req/s  ratio   finapi p50 ms  p99 ms  (raw p99)')
   const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!
-  for (const t of targets.filter((x) => !ONLY || x.name.includes(ONLY))) {
-    const runs: { r: Awaited<ReturnType<typeof drive>>; a: Awaited<ReturnType<typeof drive>> }[] = []
+  for (const t of targets.filter((x) => !ONLY || ONLY.split(',').some((only) => x.name.includes(only)))) {
+    const runs: { r: Awaited<ReturnType<typeof drive>>; a: Awaited<ReturnType<typeof drive>>; rCpu: number; aCpu: number }[] = []
     for (let round = 0; round < ROUNDS; round++) {
       const headers = headersOf(t)
       await drive(raw.url + t.path, headers, 2, t.perRequest)
+      const rawCpu = cpuSeconds(raw.child.pid!)
       const r = await drive(raw.url + t.path, headers, SECONDS, t.perRequest)
+      const rCpu = ((cpuSeconds(raw.child.pid!) - rawCpu) * 1e6) / r.total
       await drive(app.url + t.path, headers, 2, t.perRequest)
+      const appCpu = cpuSeconds(app.child.pid!)
       const a = await drive(app.url + t.path, headers, SECONDS, t.perRequest)
-      if (VERBOSE) console.error(`  ${t.name} round ${round + 1}: raw ${r.rps.toFixed(0)}, finapi ${a.rps.toFixed(0)}, ratio ${(a.rps / r.rps).toFixed(3)}`)
-      runs.push({ r, a })
+      const aCpu = ((cpuSeconds(app.child.pid!) - appCpu) * 1e6) / a.total
+      if (VERBOSE) console.error(`  ${t.name} round ${round + 1}: raw ${r.rps.toFixed(0)}, finapi ${a.rps.toFixed(0)}, ratio ${(a.rps / r.rps).toFixed(3)}; CPU µs/request raw ${rCpu.toFixed(0)}, finapi ${aCpu.toFixed(0)}, ratio ${(aCpu / rCpu).toFixed(3)}`)
+      runs.push({ r, a, rCpu, aCpu })
     }
     const [rps, aps] = [median(runs.map((x) => x.r.rps)), median(runs.map((x) => x.a.rps))]
     const ratio = median(runs.map((x) => x.a.rps / x.r.rps)).toFixed(3)
     const [p50, p99, rawP99] = [median(runs.map((x) => x.a.p50)), median(runs.map((x) => x.a.p99)), median(runs.map((x) => x.r.p99))]
-    console.log(`${t.name.padEnd(25)} ${rps.toFixed(0).padStart(9)}  ${aps.toFixed(0).padStart(12)}  ${ratio.padStart(6)}  ${String(p50).padStart(13)}  ${String(p99).padStart(6)}  (${rawP99})`)
+    // CPU time per request (of the server's process, from /proc) moves far less than throughput on a shared machine.
+    const cpu = `CPU µs/request ${median(runs.map((x) => x.rCpu)).toFixed(0)} / ${median(runs.map((x) => x.aCpu)).toFixed(0)}, ratio ${median(runs.map((x) => x.aCpu / x.rCpu)).toFixed(3)}`
+    console.log(`${t.name.padEnd(25)} ${rps.toFixed(0).padStart(9)}  ${aps.toFixed(0).padStart(12)}  ${ratio.padStart(6)}  ${String(p50).padStart(13)}  ${String(p99).padStart(6)}  (${rawP99})  ${cpu}`)
   }
 } finally {
   app.child.kill('SIGTERM')

@@ -3,7 +3,7 @@
 // family in its own scope with its own error contract. The server entry and the test harness both call buildApp,
 // so tests run the same app on a fresh database and a fake clock.
 import { readFileSync } from 'node:fs'
-import Fastify, { type FastifyBaseLogger, type RouteOptions } from 'fastify'
+import Fastify, { type FastifyBaseLogger, type FastifyReply, type RouteOptions } from 'fastify'
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
 import type { Logger } from 'pino'
 import type { Config } from './config.js'
@@ -11,6 +11,7 @@ import { healthRoutes } from './platform/health.js'
 import { homeRoutes } from './platform/home.js'
 import type { App } from './platform/http/app.js'
 import { correlationId } from './platform/http/correlation.js'
+import './platform/http/caller.js'
 import { bodyRateGuard, guardBodies } from './platform/http/body-rate.js'
 import { clientErrorHandler, connectHandler, expectationHandler, rememberRequestStarts } from './platform/http/client-errors.js'
 import { createRequestDeadlines } from './platform/http/deadlines.js'
@@ -68,7 +69,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     loggerInstance: logger as FastifyBaseLogger,
     genReqId: correlationId,
     requestIdHeader: false,
-    logController: new MeteringLogController(metrics, { requestIdLogLabel: 'correlationId' }, deadlines.completed, logger),
+    logController: new MeteringLogController(metrics, { requestIdLogLabel: 'correlationId' }, requestEnded(deadlines.completed, services.features), logger),
     childLoggerFactory: (logger, bindings, options) => lazyChildLogger(logger as Logger, bindings, options) as FastifyBaseLogger,
     bodyLimit: config.bodyLimitBytes,
     // A hop count trusts that many proxies nearest the server (Fastify's types take it as a function).
@@ -108,6 +109,8 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     else parseJson(request, body as string, done)
   })
   app.decorate('services', services)
+  // Who called (platform/http/caller.ts): one request shape, set by the gateways, read by the request log.
+  app.decorateRequest('caller', undefined)
   // The root's own not-found handler: Fastify's logs the raw URL, secrets in its query included.
   useErrorFamily(app, platformErrors)
   if (config.bodyMinBytesPerSecond > 0) app.addHook('onRoute', guardBodies(bodyRateGuard(config.bodyMinBytesPerSecond, config.bodyRateWindowMs)))
@@ -138,6 +141,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     await services.jobs.stop()
     services.maintenance.stop()
     services.housekeeping.stop()
+    for (const feature of services.features) await feature.close?.()
   })
 
   app.addHook('onRequest', (request, reply, done) => {
@@ -180,6 +184,16 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     })
   }
   return app
+}
+
+/** What the log controller tells of each request's end: the deadlines, then the features that observe requests. */
+function requestEnded(deadlines: (reply: FastifyReply) => void, features: Services['features']): (reply: FastifyReply) => void {
+  const observers = features.flatMap((f) => (f.requestCompleted ? [f.requestCompleted] : []))
+  if (observers.length === 0) return deadlines
+  return (reply) => {
+    deadlines(reply)
+    for (const observe of observers) observe(reply.request, reply)
+  }
 }
 
 /** The published sandbox credentials the home page shows (each feature's own constants). */

@@ -57,6 +57,10 @@ const EnvSchema = Type.Object({
   REPORT_MAX_SUBSCRIPTIONS_PER_ORG: Type.Integer({ minimum: 1, maximum: 100_000, default: 100 }),
   REPORT_MIN_INTERVAL_MINUTES: Type.Integer({ minimum: 1, maximum: 1439, default: 5 }),
   REPORT_MAX_QUEUED_PER_ORG: Type.Integer({ minimum: 1, maximum: 1_000_000, default: 500 }),
+  // Off by default until recording costs the hot paths the 5 % issue 24 allows (measured 25-64 % more CPU per call:
+  // docs/benchmarks.md#the-request-logs-cost).
+  REQUEST_LOG: Type.Enum(['on', 'off'], { default: 'off' }),
+  REQUEST_LOG_RETENTION_DAYS: Type.Integer({ minimum: 1, maximum: 3660, default: 7 }),
 })
 
 export interface Config {
@@ -133,6 +137,8 @@ export interface Config {
    * the sandbox by default, none in production.
    */
   readonly webhookAllowedNetworks: readonly string[]
+  /** The API request log (src/request-log/): whether calls are recorded, and for how many days they are kept. */
+  readonly requestLog: { readonly enabled: boolean; readonly retentionDays: number }
   readonly reports: {
     /** Longest window of a one-time report. */
     readonly maxWindowDays: number
@@ -244,6 +250,7 @@ export function loadConfig(env: Env): Config {
     webhookAllowedNetworks: Object.freeze(parseNetworks(e.WEBHOOK_ALLOWED_NETWORKS ?? (e.MODE === 'sandbox' ? SANDBOX_ALLOWED_NETWORKS : 'none'))),
     outboundTimeoutMs: e.OUTBOUND_TIMEOUT_MS,
     publicUrl: e.PUBLIC_URL,
+    requestLog: Object.freeze({ enabled: e.REQUEST_LOG === 'on', retentionDays: e.REQUEST_LOG_RETENTION_DAYS }),
     reports: Object.freeze({
       maxWindowDays: e.REPORT_MAX_WINDOW_DAYS,
       retentionDays: e.REPORT_RETENTION_DAYS,

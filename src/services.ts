@@ -32,6 +32,8 @@ import type { LookupAll } from './platform/outbound-http.js'
 import { webhooksFeature, type WebhooksServices } from './webhooks/feature.js'
 import { consoleFeature } from './console/feature.js'
 import { createClientThrottle } from './oauth/clients/authenticate.js'
+import { requestLogFeature, type RequestLogSettings } from './request-log/feature.js'
+import type { RequestLogService } from './request-log/service.js'
 import { publishReportEvent } from './webhooks/events/report-events.js'
 import type { ReportFinishedHook } from './reporting/reports/generate.js'
 import { createDatabaseBlobStore } from './platform/blobs/database-store.js'
@@ -61,6 +63,8 @@ export interface Services {
   reporting: ReportingServices
   /** Webhook keys, subscriptions, event publishing (`webhooks.events.publish`) and deliveries. */
   webhooks: WebhooksServices
+  /** Every API call, recorded in batches: an organization's calls for the console, one by correlation id. */
+  requestLog: RequestLogService
   housekeeping: Housekeeping
   /** The one job runner: every feature's job kinds are registered with it; the server polls it. */
   jobs: Jobs
@@ -79,6 +83,8 @@ export interface ServiceOptions {
   webhooks?: { random?: () => number; lookup?: LookupAll }
   /** Told of every report that ends, inside the transaction recording it (the webhooks feature's hook). */
   onReportFinished?: ReportFinishedHook
+  /** Tests: the request log's buffer bound and batch size. */
+  requestLog?: Pick<RequestLogSettings, 'recorder'>
 }
 
 /**
@@ -207,9 +213,15 @@ export function createServices(config: Config, infrastructure: Infrastructure, o
     blobs: reportBlobs,
     sandboxSignIn: config.mode === 'sandbox' ? SANDBOX_MERCHANT_USERS[0] : undefined,
   })
+  const requestLog = requestLogFeature({
+    db,
+    clock,
+    settings: { ...config.requestLog, ...options.requestLog },
+    onError: (err) => logger.warn({ err }, 'request log write failed'),
+  })
   // Every feature, in order: routes are mounted, sandbox data loaded (so after what it stands on) and commands listed
   // in this order; the merchant API family's after reporting keeps its counters where they were.
-  const features: Feature[] = [organizations, applications, identity, banking, oauth, reporting, merchantApi, webhooks, consoleSite, ...(options.extraFeatures ?? [])]
+  const features: Feature[] = [organizations, applications, identity, banking, oauth, reporting, merchantApi, webhooks, requestLog, consoleSite, ...(options.extraFeatures ?? [])]
 
   for (const feature of features) for (const job of feature.jobs ?? []) jobs.register(job.kind, job.handler as JobHandler, job.options)
 
@@ -237,6 +249,7 @@ export function createServices(config: Config, infrastructure: Infrastructure, o
     reportingKeys: applications.services.reportingKeys,
     reporting: reporting.services,
     webhooks: webhooks.services,
+    requestLog: requestLog.services,
     housekeeping,
     jobs,
     features,

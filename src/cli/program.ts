@@ -7,6 +7,7 @@ import { Command } from 'commander'
 import { bankingCommands } from '../banking/cli.js'
 import { reportingCommands } from '../reporting/cli.js'
 import { webhooksCommands } from '../webhooks/cli.js'
+import { requestLogCommands } from '../request-log/cli.js'
 import { registerAdminCommands } from './admin.js'
 import { useOverviewHelp } from './help.js'
 import { finishCommands, group, say, suggestion, usageError } from '../platform/cli/kit.js'
@@ -25,7 +26,7 @@ const SUMMARIES = { on: 'answer every /v2 call with API-522', off: 'answer norma
  * test/features.test.ts checks this list against. Imported here on their own rather than read from the built
  * features, which would load every feature's code (and need a configuration) to show any help.
  */
-export const FEATURE_COMMANDS: readonly FeatureCommands<never>[] = [bankingCommands, reportingCommands, webhooksCommands]
+export const FEATURE_COMMANDS: readonly FeatureCommands<never>[] = [bankingCommands, reportingCommands, webhooksCommands, requestLogCommands]
 
 export function buildProgram(cli: CliContext, version: string): Command {
   const program = new Command('finapi')

@@ -11,6 +11,7 @@ import { Type } from 'typebox'
 import { ORGANIZATION_ID_PATTERN, type OrganizationService } from '../organizations/service.js'
 import type { LabelledCounter } from '../platform/counters.js'
 import { invalid, notFound, rateLimited, unauthenticated } from '../platform/errors.js'
+import { setCaller } from '../platform/http/caller.js'
 import { documentContract, firstHeader, type GatewayContract } from '../platform/http/gateway-contract.js'
 import type { ActingOrganization, ReportingAuthFailure, ReportingAuthenticator } from './auth/authenticate.js'
 import { digestMatches, type SignedRequest } from './auth/http-signature.js'
@@ -68,6 +69,7 @@ export const reportingGateway = fp<ReportingGatewayOptions>(async (scope, opts) 
     if (!result.ok) throw refuse(request, result.reason)
     if (result.digest !== undefined) pendingDigest.set(request, result.digest)
     request.actingOrganization = result.acting
+    setCaller(request, { scheme: result.acting.scheme, keyId: result.acting.credentialId, organizationId: result.acting.id })
   })
 
   // The body is read once, here, and checked against the signed digest before any parser sees it.
@@ -99,6 +101,7 @@ export const reportingGateway = fp<ReportingGatewayOptions>(async (scope, opts) 
     if (named === undefined || named === acting.authenticatedId) return
     if (!(await opts.organizations.mayActFor(acting.authenticatedId, named))) throw notFound([{ field: 'organizationId', reason: 'no such organization' }])
     request.actingOrganization = { ...acting, id: named }
+    setCaller(request, { scheme: acting.scheme, keyId: acting.credentialId, organizationId: named })
   })
 })
 

@@ -13,9 +13,9 @@ export class LabelledCounter<Value extends string = string> {
     readonly label: string,
   ) {}
 
-  /** Counts one event; returns the new count of its value. */
-  inc(value: Value): number {
-    const count = (this.counts.get(value) ?? 0) + 1
+  /** Counts one event (or `by` of them); returns the new count of its value. */
+  inc(value: Value, by = 1): number {
+    const count = (this.counts.get(value) ?? 0) + by
     this.counts.set(value, count)
     return count
   }

@@ -5,6 +5,7 @@
 // their jobs and prune tasks, the migrator their migrations, bootstrap their sandbox data. Adding a feature is one line
 // there. Its table types are in its folder too (`tables.ts`, added to the Database type under the feature's name).
 import type { Command } from 'commander'
+import type { FastifyReply, FastifyRequest } from 'fastify'
 import type { Migration } from 'kysely'
 import type { Clock } from './clock.js'
 import type { LabelledCounter } from './counters.js'
@@ -119,4 +120,11 @@ export interface Feature<Services = unknown> {
   readonly migrations?: Readonly<Record<string, Migration>>
   readonly sandbox?: FeatureSandbox
   readonly commands?: FeatureCommands<Services>
+  /**
+   * Told of every request's end, once, from the app's log controller (no hook per request): it must be cheap and
+   * never throw (the request log buffers a row here).
+   */
+  readonly requestCompleted?: (request: FastifyRequest, reply: FastifyReply) => void
+  /** Run when the app closes, after the background work stopped (the request log writes its last batch). */
+  readonly close?: () => Promise<void>
 }

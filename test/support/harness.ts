@@ -76,6 +76,8 @@ export interface TestAppOptions {
   webhooks?: ServiceOptions['webhooks']
   /** Told of every report that ends, inside the transaction recording it. */
   onReportFinished?: ReportFinishedHook
+  /** The request log's buffer bound and batch size. */
+  requestLog?: ServiceOptions['requestLog']
 }
 
 export async function startTestApp(options: TestAppOptions = {}): Promise<TestApp> {
@@ -100,7 +102,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
   })
   const db = openDatabase(config.databaseUrl)
   const infrastructure = { db, clock, logger: createLogger(config.logLevel, sink) }
-  const services = createServices(config, infrastructure, { extraV2Routes: options.features, extraFeatures: options.extraFeatures, extraReportingRoutes: options.reportingRoutes, onReportFinished: options.onReportFinished, webhooks: options.webhooks })
+  const services = createServices(config, infrastructure, { extraV2Routes: options.features, extraFeatures: options.extraFeatures, extraReportingRoutes: options.reportingRoutes, onReportFinished: options.onReportFinished, webhooks: options.webhooks, requestLog: options.requestLog })
   await prepareDatabase(config, infrastructure, services)
   const routes: RegisteredRoute[] = []
   const onRoute = ({ method, url }: { method: string | string[]; url: string }) => {

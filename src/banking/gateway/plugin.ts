@@ -8,6 +8,7 @@ import { Type } from 'typebox'
 import type { Application, ApplicationService } from '../../applications/service.js'
 import type { Clock } from '../../platform/clock.js'
 import { ApiError } from '../errors.js'
+import { setCaller } from '../../platform/http/caller.js'
 import { connectionMemo } from '../../platform/http/connection-memo.js'
 import type { HeaderDocs, HeaderRules } from '../../platform/http/documented-headers.js'
 import { documentContract, firstHeader, type GatewayContract } from '../../platform/http/gateway-contract.js'
@@ -67,6 +68,8 @@ export const gateway = fp<GatewayOptions>(async (v2, opts) => {
   /** Every check after the key's: the version, then the key's allowance. Returns the failure, if any. */
   const admit = (request: FastifyRequest, reply: FastifyReply, application: Application): ApiError | undefined => {
     request.application = application
+    // Banking calls act for no organization; the application's id names the key (the key itself is a secret).
+    setCaller(request, { scheme: request.headers.authorization === undefined ? 'banking_key' : 'banking_token', keyId: application.id, organizationId: null })
     // An unknown path has no version to check: it answers API-404 from the not-found handler.
     if (!request.is404 && (request.query as Record<string, unknown> | undefined)?.v !== '1') return new ApiError('API-422')
     // Only a known key with a valid request line is counted, so unknown keys never consume anyone's allowance.

@@ -1,0 +1,35 @@
+// The API request log as one descriptor: no routes of its own (the console reads it through its service, an operator
+// through `finapi requests find`), the app's per-request observer, its table, its pruning, its counters, and the
+// last batch written when the app closes.
+import * as m0022 from '../migrations/0022_request_log.js'
+import type { Clock } from '../platform/clock.js'
+import { LabelledCounter } from '../platform/counters.js'
+import type { Db } from '../platform/db/database.js'
+import type { Feature } from '../platform/feature.js'
+import { requestLogCommands } from './cli.js'
+import { createRecorder, type RecorderOptions, type RecorderOutcome } from './recorder.js'
+import { createRequestLogService, type RequestLogService } from './service.js'
+
+export interface RequestLogSettings {
+  /** REQUEST_LOG: off records nothing (a deployment that must not keep call metadata, a load test's baseline). */
+  enabled: boolean
+  retentionDays: number
+  /** Tests: the buffer's bound and batch size. */
+  recorder?: Partial<RecorderOptions>
+}
+
+export function requestLogFeature(deps: { db: Pick<Db, 'kysely'>; clock: Clock; settings: RequestLogSettings; onError: (err: unknown) => void }): Feature<RequestLogService> {
+  const outcomes = new LabelledCounter<RecorderOutcome>('request_log_rows_total', 'API calls the request log wrote, or dropped (buffer full while the database could not keep up, or a batch the database refused)', 'outcome')
+  const recorder = createRecorder({ db: deps.db, clock: deps.clock, outcomes, onError: deps.onError, options: deps.settings.recorder })
+  const requestLog = createRequestLogService({ db: deps.db, clock: deps.clock, recorder, retentionDays: deps.settings.retentionDays, enabled: deps.settings.enabled })
+  return {
+    name: 'requestLog',
+    services: requestLog,
+    migrations: { '0022_request_log': m0022 },
+    housekeeping: [{ name: 'api request log', prune: () => requestLog.prune() }],
+    counters: [outcomes],
+    commands: requestLogCommands,
+    requestCompleted: deps.settings.enabled ? requestLog.requestCompleted : undefined,
+    close: () => recorder.close(),
+  }
+}
