@@ -1,4 +1,5 @@
 import { appendFileSync } from 'node:fs'
+import { availableParallelism } from 'node:os'
 import { defineConfig } from 'vitest/config'
 
 export default defineConfig({
@@ -7,6 +8,9 @@ export default defineConfig({
     // The command-line and process tests run bin/finapi.js, which runs the compiled build.
     globalSetup: ['test/support/build.ts'],
     pool: 'forks',
+    // Two test files at a time even on two cores (vitest's default there is one): most of a file's time is spent
+    // waiting on the servers, browsers and databases it started, so a second file fills that wait.
+    maxWorkers: Math.max(2, availableParallelism() - 1),
     testTimeout: 30_000,
     hookTimeout: 60_000,
     // An unhandled error fails the run (vitest's default, kept). `npm test` also collects each one here and prints

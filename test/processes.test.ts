@@ -93,7 +93,7 @@ describe('finapi prune', () => {
       await db.kysely.insertInto('sessions').values([session('prune-test-old', '2020-01-01T00:15:00.000Z'), session('prune-test-live', '2999-01-01T00:00:00.000Z')]).execute()
       const res = await run(['prune'])
       expect(res.code, res.stderr).toBe(0)
-      expect(res.stdout).toMatch(/^Deleted: \d+ sessions, \d+ revoked soft credentials, \d+ sign-in failures per source, \d+ oauth consents and codes, \d+ oauth tokens and grants, \d+ oauth pushed requests, \d+ expired reports, \d+ report temp files, \d+ webhook notifications, \d+ used credentials, \d+ finished jobs\.$/m)
+      expect(res.stdout).toMatch(/^Deleted: \d+ sessions, \d+ revoked soft credentials, \d+ sign-in failures per source, \d+ oauth consents and codes, \d+ oauth tokens and grants, \d+ oauth pushed requests, \d+ expired reports, \d+ report temp files, \d+ webhook notifications, \d+ request log calls, \d+ console sessions, \d+ used credentials, \d+ finished jobs\.$/m)
       expect(Number(/Deleted: (\d+) sessions/.exec(res.stdout)![1])).toBeGreaterThanOrEqual(1)
       const left = (await db.kysely.selectFrom('sessions').select('token_hash').where('token_hash', 'like', 'prune-test-%').execute()).map((r) => r.token_hash)
       expect(left).toEqual(['prune-test-live'])

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { openDatabase, type Db } from '../src/platform/db/database.js'
 import { createReplayGuard, type ReplayGuard } from '../src/platform/replay-guard.js'
 import { FakeClock } from './support/clock.js'
-import { createTestDatabase, openMigratedTestDatabase, migrate, everyMigration } from './support/database.js'
+import { createTestDatabase, openMigratedTestDatabase, everyMigration } from './support/database.js'
 
 const MINUTE = 60_000
 let db: Db
@@ -67,7 +67,10 @@ describe('migration 0020_replay_guard', () => {
       const until = new Date(clock.nowMs() + MINUTE).toISOString()
       await sql`insert into reporting_jwt_ids (id_hash, expires_at) values ('jwt-digest', ${until})`.execute(old.kysely)
       await sql`insert into oauth_dpop_proofs (proof_hash, expires_at) values ('dpop-digest', ${until})`.execute(old.kysely)
-      expect(await migrate(old)).toEqual(['0019_dpop_bound_codes', '0020_replay_guard'])
+      // Up to 0020 exactly, so the down below undoes 0020 whatever migrations come later.
+      const up = await migrator.migrateTo('0020_replay_guard')
+      expect(up.error).toBeUndefined()
+      expect(up.results?.map((r) => r.migrationName)).toEqual(['0019_dpop_bound_codes', '0020_replay_guard'])
       const carried = createReplayGuard({ db: old.kysely, clock })
       expect(await carried.spend('jwt-digest', new Date(until))).toBe(false)
       expect(await carried.spend('dpop-digest', new Date(until))).toBe(false)

@@ -28,7 +28,7 @@ for _ in $(seq 60); do
   STATUSES=$(statuses)
   case "$STATUSES" in *QUEUED*|*RUNNING*) sleep 0.5 ;; *) break ;; esac
 done
-echo "$STATUSES"   # the first window (with today's transactions) COMPLETED, the later ones NO_DATA, the next PENDING
+echo "$STATUSES"   # the windows with the sandbox's transactions (to the end of today, UTC) COMPLETED, later ones NO_DATA, the next PENDING
 
 # The same from the command line, which generates what came due itself and prints each report.
 npx finapi clock advance --org testrest --to "$(at 5)"

@@ -26,7 +26,7 @@ export function requestLogFeature(deps: { db: Pick<Db, 'kysely'>; clock: Clock; 
     name: 'requestLog',
     services: requestLog,
     migrations: { '0022_request_log': m0022 },
-    housekeeping: [{ name: 'api request log', prune: () => requestLog.prune() }],
+    housekeeping: [{ name: 'request log calls', prune: () => requestLog.prune() }],
     counters: [outcomes],
     commands: requestLogCommands,
     requestCompleted: deps.settings.enabled ? requestLog.requestCompleted : undefined,
