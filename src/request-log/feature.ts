@@ -21,7 +21,7 @@ export interface RequestLogSettings {
 export function requestLogFeature(deps: { db: Pick<Db, 'kysely'>; clock: Clock; settings: RequestLogSettings; onError: (err: unknown) => void }): Feature<RequestLogService> {
   const outcomes = new LabelledCounter<RecorderOutcome>('request_log_rows_total', 'API calls the request log wrote, or dropped (buffer full while the database could not keep up, or a batch the database refused)', 'outcome')
   const recorder = createRecorder({ db: deps.db, clock: deps.clock, outcomes, onError: deps.onError, options: deps.settings.recorder })
-  const requestLog = createRequestLogService({ db: deps.db, clock: deps.clock, recorder, retentionDays: deps.settings.retentionDays, enabled: deps.settings.enabled })
+  const requestLog = createRequestLogService({ db: deps.db, clock: deps.clock, recorder, retentionDays: deps.settings.retentionDays })
   return {
     name: 'requestLog',
     services: requestLog,
@@ -29,6 +29,7 @@ export function requestLogFeature(deps: { db: Pick<Db, 'kysely'>; clock: Clock; 
     housekeeping: [{ name: 'request log calls', prune: () => requestLog.prune() }],
     counters: [outcomes],
     commands: requestLogCommands,
+    // Off, the app is told of no request's end: recording costs nothing then.
     requestCompleted: deps.settings.enabled ? requestLog.requestCompleted : undefined,
     close: () => recorder.close(),
   }

@@ -126,13 +126,12 @@ function parseCursor(cursor: string): { at: string; id: string } {
   return { at, id }
 }
 
-export function createRequestLogService(deps: { db: Pick<Db, 'kysely'>; clock: Clock; recorder: Recorder; retentionDays: number; enabled: boolean }): RequestLogService {
+export function createRequestLogService(deps: { db: Pick<Db, 'kysely'>; clock: Clock; recorder: Recorder; retentionDays: number }): RequestLogService {
   const { db, clock, recorder } = deps
   const retentionMs = deps.retentionDays * 86_400_000
 
   return {
     requestCompleted(request, reply) {
-      if (!deps.enabled) return
       const url = request.url
       if (!isRecorded(url)) return
       const caller = request.caller
