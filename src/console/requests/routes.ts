@@ -82,7 +82,8 @@ ${callsTable(s.actingId, result, filters)}`
     if (calls.length === 0) {
       const body = html`<h1>Not found</h1><p class="error" role="alert">There is nothing here, or it is not yours to see: no call of ${s.actingId} in the last ${settings.retentionDays} days has this correlation id.</p>
 ${recordingNotice(settings)}<p><a href="/console/requests">Back to the request log</a></p>`
-      return sendPage(reply, page('Not found', body, chrome(s)), 404)
+      // Without the session's header (its CSRF token): another's id and an unknown one answer the same bytes.
+      return sendPage(reply, page('Not found', body), 404)
     }
     return sendPage(reply, page(`Call ${id}`, callDetails(id, calls), chrome(s)))
   })
