@@ -1,7 +1,7 @@
 // `npm run bench:console`: every console page's answer time with BENCH_ROWS (default 1,000,000) transactions stored
 // (issue 24: under 100 ms p95 on the server). testrest's transactions over the 90 days ending today are stored
-// through the store's own path (bench/volume.ts); `finapi serve` (the compiled build, npm start's defaults, its log
-// lines to a file) then serves them; the benchmark signs in to the console as testrest, as a browser does, and asks
+// through the store's own path (bench/volume.ts); `finapi serve` (the compiled build, npm start's defaults but the
+// request log on, its log lines to a file) then serves them; the benchmark signs in to the console as testrest, as a browser does, and asks
 // for each page BENCH_CALLS (default 100) times in turn, one at a time, after one unmeasured request. It prints
 // each page's p50, p95 and p99 as the client saw them (127.0.0.1: what the server took, plus the loopback).
 // SQLite always; PostgreSQL too with BENCH_PG_URL (e.g. postgres://postgres@127.0.0.1:55432/postgres), each in a
@@ -32,6 +32,8 @@ const PAGES: readonly string[] = [
   '/console/reports/new?definition=TransactionRequestClass',
   '/console/subscriptions',
   '/console/subscriptions/new?definition=TransactionRequestClass',
+  '/console/keys',
+  '/console/requests',
 ]
 
 const cookieValue = (setCookie: string | string[] | undefined, name: string) =>
@@ -69,7 +71,8 @@ async function run(dialect: string) {
     await db.close()
     const port = await freePort()
     const log = join(mkdtempSync(join(tmpdir(), 'finapi-bench-console-log-')), 'finapi.log')
-    const env = { PATH: process.env['PATH'] ?? '', PORT: String(port), DATABASE_URL: database.url }
+    // The request log on (off by default), so that its page has calls to show: the benchmark's own.
+    const env = { PATH: process.env['PATH'] ?? '', PORT: String(port), DATABASE_URL: database.url, REQUEST_LOG: 'on' }
     server = spawn(process.execPath, [BIN, 'serve'], { env, stdio: ['ignore', openSync(log, 'a'), 'inherit'] })
     const url = `http://127.0.0.1:${port}`
     await waitFor(`${url}/health/ready`, server)
