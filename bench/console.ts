@@ -6,7 +6,7 @@
 // each page's p50, p95 and p99 as the client saw them (127.0.0.1: what the server took, plus the loopback).
 // SQLite always; PostgreSQL too with BENCH_PG_URL (e.g. postgres://postgres@127.0.0.1:55432/postgres), each in a
 // process of its own. BENCH_PAGES=overview,reports measures only the pages whose path contains one of the texts.
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process'
+import { spawn, type ChildProcess } from 'node:child_process'
 import { mkdtempSync, openSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -15,7 +15,7 @@ import { request } from 'undici'
 import { openDatabase } from '../src/platform/db/database.js'
 import { migrate } from '../test/support/database.js'
 import { freePort } from './free-port.js'
-import { day, freshDatabase, percentile, storeVolume, waitFor } from './volume.js'
+import { day, freshDatabase, onEachDatabase, percentile, storeVolume, waitFor } from './volume.js'
 
 const ROWS = Number(process.env['BENCH_ROWS'] ?? 1_000_000)
 const CALLS = Number(process.env['BENCH_CALLS'] ?? 100)
@@ -97,13 +97,4 @@ async function run(dialect: string) {
   }
 }
 
-const target = process.env['BENCH_TARGET']
-if (target === undefined) {
-  if (!PG_URL) console.log('BENCH_PG_URL not set: PostgreSQL skipped')
-  for (const name of ['sqlite', ...(PG_URL ? ['postgres'] : [])]) {
-    const child = spawnSync(process.execPath, ['--import', 'tsx', fileURLToPath(import.meta.url)], { env: { ...process.env, BENCH_TARGET: name }, stdio: 'inherit' })
-    if (child.status !== 0) process.exitCode = 1
-  }
-} else {
-  await run(target)
-}
+await onEachDatabase(import.meta.url, PG_URL, run)

@@ -24,7 +24,7 @@ import { request } from 'undici'
 import { openDatabase, type Db } from '../src/platform/db/database.js'
 import { migrate } from '../test/support/database.js'
 import { freePort } from './free-port.js'
-import { day, freshDatabase, percentile, storeVolume, waitFor } from './volume.js'
+import { day, freshDatabase, onEachDatabase, percentile, storeVolume, waitFor } from './volume.js'
 
 const ROWS = Number(process.env['BENCH_ROWS'] ?? 1_000_000)
 const CALLS = Number(process.env['BENCH_CALLS'] ?? 200)
@@ -184,13 +184,4 @@ async function run(dialect: string) {
   }
 }
 
-const only = process.env['BENCH_TARGET']
-if (only === undefined) {
-  if (!PG_URL) console.log('BENCH_PG_URL not set: PostgreSQL skipped')
-  for (const name of ['sqlite', ...(PG_URL ? ['postgres'] : [])]) {
-    const child = spawnSync(process.execPath, ['--import', 'tsx', fileURLToPath(import.meta.url)], { env: { ...process.env, BENCH_TARGET: name }, stdio: 'inherit' })
-    if (child.status !== 0) process.exitCode = 1
-  }
-} else {
-  await run(only)
-}
+await onEachDatabase(import.meta.url, PG_URL, run)

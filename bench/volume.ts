@@ -1,10 +1,11 @@
 // What the volume benchmarks share (on-demand reports, the console): a fresh database of either kind, BENCH_ROWS
 // transactions for testrest over the 90 days ending today stored through the store's own path (claimed as
 // testrest's sandbox data, so the server's first start leaves it alone), and waiting for the server to be ready.
-import { type ChildProcess } from 'node:child_process'
+import { spawnSync, type ChildProcess } from 'node:child_process'
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { fileURLToPath } from 'node:url'
 import { sql } from 'kysely'
 import pg from 'pg'
 import { request } from 'undici'
@@ -58,5 +59,19 @@ export async function waitFor(url: string, child: ChildProcess): Promise<void> {
     if (await request(url).then((r) => (r.body.dump(), r.statusCode === 200), () => false)) return
     if (child.exitCode !== null) throw new Error(`server exited with ${child.exitCode}`)
     await new Promise((r) => setTimeout(r, 100))
+  }
+}
+
+/**
+ * Runs the benchmark on SQLite, then on PostgreSQL when BENCH_PG_URL is set, each in a process of its own (the
+ * script again, with BENCH_TARGET naming the database); in that process, `run` measures the one it names.
+ */
+export async function onEachDatabase(script: string, pgUrl: string | undefined, run: (dialect: string) => Promise<void>): Promise<void> {
+  const target = process.env['BENCH_TARGET']
+  if (target !== undefined) return run(target)
+  if (!pgUrl) console.log('BENCH_PG_URL not set: PostgreSQL skipped')
+  for (const name of ['sqlite', ...(pgUrl ? ['postgres'] : [])]) {
+    const child = spawnSync(process.execPath, ['--import', 'tsx', fileURLToPath(script)], { env: { ...process.env, BENCH_TARGET: name }, stdio: 'inherit' })
+    if (child.status !== 0) process.exitCode = 1
   }
 }
