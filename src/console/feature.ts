@@ -16,12 +16,13 @@ import { consoleReports, type ConsoleReportDeps } from './reports/routes.js'
 import { consoleBase } from './routes.js'
 import { createConsoleSessionService, type ConsoleSessionService, type ConsoleSessionSettings, type SignInThrottle } from './sessions/service.js'
 import { consoleSubscriptions, type ConsoleSubscriptionDeps } from './subscriptions/routes.js'
+import { consoleWebhooks, type ConsoleWebhookDeps } from './webhooks/routes.js'
 
 export interface ConsoleServices {
   sessions: ConsoleSessionService
 }
 
-export interface ConsoleDeps extends ConsoleSubscriptionDeps, ConsoleReportDeps, ConsoleOverviewDeps {
+export interface ConsoleDeps extends ConsoleSubscriptionDeps, ConsoleReportDeps, ConsoleOverviewDeps, ConsoleWebhookDeps {
   db: Pick<Db, 'kysely'>
   clock: Clock
   secretsKey: string
@@ -47,6 +48,7 @@ export function consoleFeature(deps: ConsoleDeps): Feature<ConsoleServices> {
         await consoleSubscriptions(scope, deps)
         await consoleReports(scope, deps)
         await consoleOverview(scope, deps)
+        await consoleWebhooks(scope, deps)
       },
     },
     housekeeping: [{ name: 'console sessions', prune: () => sessions.prune() }],

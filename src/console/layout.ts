@@ -75,6 +75,7 @@ const NAV: [string, string][] = [
   ['/console/overview', 'Overview'],
   ['/console/reports', 'Reports'],
   ['/console/subscriptions', 'Subscriptions'],
+  ['/console/webhooks', 'Webhooks'],
   ['/console/organization', 'Organization'],
 ]
 
