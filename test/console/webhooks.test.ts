@@ -126,7 +126,7 @@ it('filters the log by status, event type and time', async () => {
   expect((await b.get('/console/webhooks/deliveries?from=2026-02-01&to=2026-02-02')).text).toContain('webhook.test')
   expect((await b.get('/console/webhooks/deliveries?from=2026-02-02')).text).toContain('No notifications')
   const bad = await b.get('/console/webhooks/deliveries?from=yesterday&status=NOPE')
-  expect(bad.status).toBe(200)
+  expect(bad.status).toBe(400)
   expect(bad.text).toContain('role="alert"')
   expect(bad.text).toContain('From must be a date, YYYY-MM-DD.')
 })

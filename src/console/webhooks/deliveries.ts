@@ -87,6 +87,7 @@ ${shown.length === 0
 <p>${after ? html`<a href="/console/webhooks/deliveries${filters.size ? `?${filters}` : ''}">Newest</a> ` : ''}${older ? html`<a href="${older}">Older notifications</a>` : ''}</p>`,
         chrome(s),
       ),
+      refused.length ? 400 : 200,
     )
   })
 

@@ -1,6 +1,7 @@
 // The merchant console's routes for its security suite (test/console/security.test.ts runs them): each page and
 // form as a signed-in merchant user of testrest may send it. Sign-in and the stylesheet are public
-// (test/support/security/coverage.ts). A route naming a report or subscription names testrest's own when allowed,
+// (test/support/security/coverage.ts). A route naming a report, subscription, webhook subscription, notification or
+// signing key names testrest's own when allowed,
 // and another merchant's or one nobody has in the tenancy check, which must answer alike (404).
 import type { SecuredRoute } from './suite.js'
 
@@ -9,7 +10,7 @@ export interface ConsoleRoute extends SecuredRoute {
   /** The path, with `{id}` for the report or subscription it names, if any. */
   path: string
   /** What the identifier names, for the tenancy check. */
-  names?: 'report' | 'subscription'
+  names?: 'report' | 'subscription' | 'webhook' | 'notification' | 'signingKey'
   /** The form a POST sends (beside its CSRF token). */
   form?: () => Record<string, string | string[]>
   /** The status an allowed call answers with. */
@@ -25,6 +26,14 @@ const subscriptionForm = (name: string) => ({
   reportFrequency: 'DAILY',
   timezone: 'GMT',
   startTime: '0300',
+})
+
+const webhookForm = () => ({
+  name: 'security receiver',
+  webhookUrl: 'http://127.0.0.1:9/hook',
+  events: ['customerInvoicing|invoicing.customer.invoice.send'],
+  notificationScope: 'DESCENDANTS',
+  algorithm: 'ARITHMETIC',
 })
 
 export const CONSOLE_ROUTES: readonly ConsoleRoute[] = [
@@ -58,4 +67,20 @@ export const CONSOLE_ROUTES: readonly ConsoleRoute[] = [
   { route: 'GET /console/subscriptions/:name', method: 'GET', path: '/console/subscriptions/{id}', names: 'subscription', allowed: 200 },
   { route: 'POST /console/subscriptions/:name', method: 'POST', path: '/console/subscriptions/{id}', names: 'subscription', form: () => subscriptionForm('{id}'), allowed: 303 },
   { route: 'POST /console/subscriptions/:name/delete', method: 'POST', path: '/console/subscriptions/{id}/delete', names: 'subscription', form: () => ({}), allowed: 303 },
+  { route: 'GET /console/webhooks', method: 'GET', path: '/console/webhooks', allowed: 200 },
+  { route: 'GET /console/webhooks/new', method: 'GET', path: '/console/webhooks/new', allowed: 200 },
+  { route: 'POST /console/webhooks', method: 'POST', path: '/console/webhooks', form: webhookForm, allowed: 303 },
+  { route: 'GET /console/webhooks/:id', method: 'GET', path: '/console/webhooks/{id}', names: 'webhook', allowed: 200 },
+  { route: 'POST /console/webhooks/:id', method: 'POST', path: '/console/webhooks/{id}', names: 'webhook', form: webhookForm, allowed: 303 },
+  { route: 'POST /console/webhooks/:id/status', method: 'POST', path: '/console/webhooks/{id}/status', names: 'webhook', form: () => ({ status: 'INACTIVE' }), allowed: 303 },
+  { route: 'POST /console/webhooks/:id/test', method: 'POST', path: '/console/webhooks/{id}/test', names: 'webhook', form: () => ({}), allowed: 303 },
+  { route: 'GET /console/webhooks/deliveries', method: 'GET', path: '/console/webhooks/deliveries?webhookId={id}', names: 'webhook', allowed: 200 },
+  { route: 'GET /console/webhooks/deliveries/:id', method: 'GET', path: '/console/webhooks/deliveries/{id}', names: 'notification', allowed: 200 },
+  { route: 'POST /console/webhooks/deliveries/:id/replay', method: 'POST', path: '/console/webhooks/deliveries/{id}/replay', names: 'notification', form: () => ({}), allowed: 303 },
+  { route: 'GET /console/webhooks/replays', method: 'GET', path: '/console/webhooks/replays', allowed: 200 },
+  // The subscription a set replay selects is named in the form, not the path.
+  { route: 'POST /console/webhooks/replays', method: 'POST', path: '/console/webhooks/replays', names: 'webhook', form: () => ({ webhookId: '{id}', status: 'HELD', hoursBack: '1' }), allowed: 303 },
+  { route: 'GET /console/webhooks/keys', method: 'GET', path: '/console/webhooks/keys', allowed: 200 },
+  { route: 'POST /console/webhooks/keys', method: 'POST', path: '/console/webhooks/keys', form: () => ({ expiryDuration: '30' }), allowed: 200 },
+  { route: 'POST /console/webhooks/keys/:id/revoke', method: 'POST', path: '/console/webhooks/keys/{id}/revoke', names: 'signingKey', form: () => ({}), allowed: 303 },
 ]
