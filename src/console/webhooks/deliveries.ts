@@ -120,7 +120,7 @@ ${shown.length === 0
 <section><h2>Attempts</h2>
 ${n.deliveries.length === 0
   ? html`<p class="muted">No attempt yet. ${n.status === 'PENDING' || n.status === 'RETRY' ? 'It is on its way: reload this page.' : ''}</p>`
-  : html`<div class="table"><table><caption class="muted">${n.deliveries.length} attempts</caption>
+  : html`<div class="table" tabindex="0" role="region" aria-label="Attempts (scrolls sideways)"><table><caption class="muted">${n.deliveries.length} attempts</caption>
 <thead><tr><th scope="col">Started</th><th scope="col">Type</th><th scope="col">Duration</th><th scope="col">HTTP status</th><th scope="col">Result</th><th scope="col">The receiver's answer (first bytes)</th></tr></thead>
 <tbody>${n.deliveries.map(
   (a) => html`<tr><td>${a.startedAt}</td><td>${a.requestType} ${a.retryNumber}</td><td>${a.durationMs} ms</td><td>${a.statusCode ?? '—'}</td><td>${a.result}${a.error ? html`<br><span class="muted">${a.error}</span>` : ''}</td><td>${a.responseExcerpt ? html`<code>${a.responseExcerpt}</code>` : '—'}</td></tr>`,
