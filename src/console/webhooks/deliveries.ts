@@ -11,7 +11,7 @@ import { chrome, field, queryParam, sendPage, session } from '../http.js'
 import { csrfField, html, page, type Html } from '../layout.js'
 import { problems } from '../subscriptions/routes.js'
 import type { ConsoleSession } from '../sessions/service.js'
-import { WEBHOOK_ID, actingOf, type ConsoleWebhookDeps } from './routes.js'
+import { WEBHOOK_ID, actingOf, type ConsoleWebhookDeps } from './deps.js'
 import { attemptLine } from './view.js'
 
 const PAGE_SIZE = 25

@@ -9,7 +9,7 @@ import { chrome, field, sendPage, session } from '../http.js'
 import { csrfField, html, page } from '../layout.js'
 import type { ConsoleSession } from '../sessions/service.js'
 import { problems } from '../subscriptions/routes.js'
-import { actingOf, type ConsoleWebhookDeps } from './routes.js'
+import { actingOf, type ConsoleWebhookDeps } from './deps.js'
 
 export async function consoleWebhookKeys(scope: App, deps: ConsoleWebhookDeps): Promise<void> {
   const { keys } = deps.webhooks

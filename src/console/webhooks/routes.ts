@@ -1,38 +1,20 @@
 // /console/webhooks: the acting organization's webhook subscriptions (list, create, edit, activate or deactivate, a
 // test send), through the webhooks module's subscription service, the one behind /notification-subscriptions/v2 (its
 // rules, URL checks and tenancy: another organization's subscription is not found, as an unknown one). The delivery
-// log and replays are in deliveries.ts, the signing keys in keys.ts.
+// log and replays are in deliveries.ts, the signing keys in keys.ts, what they share in deps.ts.
 import type { FastifyReply, FastifyRequest } from 'fastify'
 import { DomainError, notFound, type ErrorDetail } from '../../platform/errors.js'
 import type { App } from '../../platform/http/app.js'
-import type { WebhookKeyService } from '../../webhooks/keys/service.js'
-import type { WebhookSubscriptions } from '../../webhooks/notification-subscriptions/service.js'
-import type { NotificationLog } from '../../webhooks/notifications/service.js'
-import type { Replays } from '../../webhooks/replays/service.js'
+import { toWebhook } from '../../webhooks/notification-subscriptions/service.js'
 import { chrome, field, sendPage, session } from '../http.js'
 import { csrfField, html, page } from '../layout.js'
 import type { ConsoleSession } from '../sessions/service.js'
 import { consoleDeliveries } from './deliveries.js'
+import { WEBHOOK_ID, actingOf, type ConsoleWebhookDeps } from './deps.js'
 import { consoleWebhookKeys } from './keys.js'
 import { EMPTY_FORM, bodyOf, postedValues, subscriptionForm, tooLong, valuesOf, type FormValues } from './view.js'
 
-/** What the webhook pages use of the webhooks module's services (WebhooksServices). */
-export interface ConsoleWebhookServices {
-  subscriptions: Pick<WebhookSubscriptions, 'list' | 'get' | 'create' | 'update' | 'setStatus' | 'queueTest' | 'owned'>
-  keys: Pick<WebhookKeyService, 'list' | 'save' | 'revoke'>
-  notifications: Pick<NotificationLog, 'listWithAttempts' | 'detail'>
-  replays: Pick<Replays, 'replay' | 'replayNotifications'>
-}
-
-export interface ConsoleWebhookDeps {
-  webhooks: ConsoleWebhookServices
-}
-
-/** The API's webhookId form; anything else is not found without a look. */
-export const WEBHOOK_ID = /^[A-Za-z0-9_-]{1,64}$/
-
-/** The console acts for one organization, as a key of that organization would in the API. */
-export const actingOf = (s: ConsoleSession) => ({ id: s.actingId, authenticatedId: s.actingId })
+export type { ConsoleWebhookDeps } from './deps.js'
 
 const STATUS_NOTE: Record<string, string> = {
   ACTIVE: 'Notifications are delivered.',
@@ -100,9 +82,9 @@ ${list.length === 0
   scope.get<{ Params: { id: string } }>('/console/webhooks/:id', async (request, reply) => {
     const s = session(request)
     const sub = await subscriptions.owned(actingOf(s), id(request))
-    const w = await subscriptions.get(actingOf(s), sub.id)
+    const w = toWebhook(sub)
     const list = await keys.list(s.actingId)
-    const next = w.status === 'INACTIVE' ? 'ACTIVE' : w.status === 'SUSPENDED' ? 'ACTIVE' : 'INACTIVE'
+    const next = w.status === 'ACTIVE' ? 'INACTIVE' : 'ACTIVE'
     return sendPage(
       reply,
       page(
