@@ -1,8 +1,9 @@
 // The merchant console's routes for its security suite (test/console/security.test.ts runs them): each page and
 // form as a signed-in merchant user of testrest may send it. Sign-in and the stylesheet are public
-// (test/support/security/coverage.ts). A route naming a report, subscription, webhook subscription, notification or
-// signing key names testrest's own when allowed,
-// and another merchant's or one nobody has in the tenancy check, which must answer alike (404).
+// (test/support/security/coverage.ts). A route naming a report, subscription, key, call (its correlation id),
+// webhook subscription, notification or webhook signing key names testrest's own when allowed, and another
+// merchant's or one nobody has in the tenancy check, which must answer alike (404).
+import { makeCertificate } from '../reporting-jwt.js'
 import type { SecuredRoute } from './suite.js'
 
 export interface ConsoleRoute extends SecuredRoute {
@@ -10,7 +11,7 @@ export interface ConsoleRoute extends SecuredRoute {
   /** The path, with `{id}` for the report or subscription it names, if any. */
   path: string
   /** What the identifier names, for the tenancy check. */
-  names?: 'report' | 'subscription' | 'webhook' | 'notification' | 'signingKey'
+  names?: 'report' | 'subscription' | 'key' | 'request' | 'webhook' | 'notification' | 'signingKey'
   /** The form a POST sends (beside its CSRF token). */
   form?: () => Record<string, string | string[]>
   /** The status an allowed call answers with. */
@@ -18,6 +19,12 @@ export interface ConsoleRoute extends SecuredRoute {
 }
 
 let created = 0
+/** A certificate nobody registered yet (each registration must be new); its .p12 is not needed. */
+const certificateForm = () => {
+  const made = makeCertificate({ organization: 'testrest' })
+  made.remove()
+  return { certificate: made.pem }
+}
 const subscriptionForm = (name: string) => ({
   reportDefinitionName: 'TransactionRequestClass',
   reportName: name,
@@ -67,6 +74,13 @@ export const CONSOLE_ROUTES: readonly ConsoleRoute[] = [
   { route: 'GET /console/subscriptions/:name', method: 'GET', path: '/console/subscriptions/{id}', names: 'subscription', allowed: 200 },
   { route: 'POST /console/subscriptions/:name', method: 'POST', path: '/console/subscriptions/{id}', names: 'subscription', form: () => subscriptionForm('{id}'), allowed: 303 },
   { route: 'POST /console/subscriptions/:name/delete', method: 'POST', path: '/console/subscriptions/{id}/delete', names: 'subscription', form: () => ({}), allowed: 303 },
+  { route: 'GET /console/keys', method: 'GET', path: '/console/keys', allowed: 200 },
+  { route: 'POST /console/keys', method: 'POST', path: '/console/keys', form: () => ({}), allowed: 200 },
+  { route: 'POST /console/keys/certificates', method: 'POST', path: '/console/keys/certificates', form: certificateForm, allowed: 200 },
+  { route: 'POST /console/keys/:id/revoke', method: 'POST', path: '/console/keys/{id}/revoke', names: 'key', form: () => ({}), allowed: 303 },
+  { route: 'GET /console/requests', method: 'GET', path: '/console/requests', allowed: 200 },
+  { route: 'GET /console/requests/find', method: 'GET', path: '/console/requests/find?correlationId=sec-mine', allowed: 303 },
+  { route: 'GET /console/requests/:correlationId', method: 'GET', path: '/console/requests/{id}', names: 'request', allowed: 200 },
   { route: 'GET /console/webhooks', method: 'GET', path: '/console/webhooks', allowed: 200 },
   { route: 'GET /console/webhooks/new', method: 'GET', path: '/console/webhooks/new', allowed: 200 },
   { route: 'POST /console/webhooks', method: 'POST', path: '/console/webhooks', form: webhookForm, allowed: 303 },
