@@ -216,6 +216,7 @@ export function createServices(config: Config, infrastructure: Infrastructure, o
     definitions: reporting.services.definitions,
     reports: reporting.services.reports,
     onDemand: reporting.services.onDemand,
+    webhooks: webhooks.services,
     blobs: reportBlobs,
     sandboxSignIn: config.mode === 'sandbox' ? SANDBOX_MERCHANT_USERS[0] : undefined,
     reportingKeys: applications.services.reportingKeys,

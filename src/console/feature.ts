@@ -18,12 +18,13 @@ import { consoleRequests, type ConsoleRequestDeps } from './requests/routes.js'
 import { consoleBase } from './routes.js'
 import { createConsoleSessionService, type ConsoleSessionService, type ConsoleSessionSettings, type SignInThrottle } from './sessions/service.js'
 import { consoleSubscriptions, type ConsoleSubscriptionDeps } from './subscriptions/routes.js'
+import { consoleWebhooks, type ConsoleWebhookDeps } from './webhooks/routes.js'
 
 export interface ConsoleServices {
   sessions: ConsoleSessionService
 }
 
-export interface ConsoleDeps extends ConsoleSubscriptionDeps, ConsoleReportDeps, ConsoleOverviewDeps, ConsoleKeyDeps, ConsoleRequestDeps {
+export interface ConsoleDeps extends ConsoleSubscriptionDeps, ConsoleReportDeps, ConsoleOverviewDeps, ConsoleKeyDeps, ConsoleRequestDeps, ConsoleWebhookDeps {
   db: Pick<Db, 'kysely'>
   clock: Clock
   secretsKey: string
@@ -51,6 +52,7 @@ export function consoleFeature(deps: ConsoleDeps): Feature<ConsoleServices> {
         await consoleOverview(scope, deps)
         await consoleKeys(scope, deps)
         await consoleRequests(scope, deps)
+        await consoleWebhooks(scope, deps)
       },
     },
     housekeeping: [{ name: 'console sessions', prune: () => sessions.prune() }],

@@ -77,6 +77,7 @@ const NAV: [string, string][] = [
   ['/console/overview', 'Overview'],
   ['/console/reports', 'Reports'],
   ['/console/subscriptions', 'Subscriptions'],
+  ['/console/webhooks', 'Webhooks'],
   ['/console/keys', 'API keys'],
   ['/console/requests', 'Request log'],
   ['/console/organization', 'Organization'],

@@ -29,7 +29,7 @@ import { createSubscriptionStore, createWebhookSubscriptions, type WebhookSubscr
 import { notificationRoutes } from './notifications/routes.js'
 import { createNotificationLog, type NotificationLog } from './notifications/service.js'
 import { replayRoutes } from './replays/routes.js'
-import { createReplays } from './replays/service.js'
+import { createReplays, type Replays } from './replays/service.js'
 
 export interface WebhooksServices {
   keys: WebhookKeyService
@@ -40,6 +40,8 @@ export interface WebhooksServices {
   events: EventService
   /** The delivery log (the CLI reads it). */
   notifications: NotificationLog
+  /** Replays (the console's replay pages). */
+  replays: Replays
 }
 
 export interface WebhooksDeps {
@@ -118,7 +120,7 @@ export function webhooksFeature(deps: WebhooksDeps): Feature<WebhooksServices> {
 
   return {
     name: 'webhooks',
-    services: { keys, certificates, subscriptions, events, notifications },
+    services: { keys, certificates, subscriptions, events, notifications, replays },
     http: {
       errors: deps.merchantApi.errors,
       // `/sandbox/v1`'s unknown paths belong to the reporting feature, which mounts the sandbox clock there.

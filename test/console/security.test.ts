@@ -1,7 +1,8 @@
 // The console's routes through the shared security suite: each page and form signed out, with a malformed or unknown
 // session cookie, after the session went idle, after sign-out and after the user was revoked (a page leads to the
 // sign-in page, a form is refused 401); every form without its CSRF token or with another session's (403); and
-// another merchant's report or subscription answered exactly as one nobody has (404).
+// another merchant's report, subscription, webhook subscription, notification or signing key answered exactly as one
+// nobody has (404).
 import { afterAll, beforeAll, expect } from 'vitest'
 import type { Transaction } from '../../src/reporting/transactions/catalog.js'
 import { insertTransactions } from '../../src/reporting/transactions/repository.js'
@@ -38,7 +39,20 @@ beforeAll(async () => {
     const path = '/reporting/v3/report-definitions'
     expect((await t.call('GET', path, { headers: { ...signedHeaders({ method: 'GET', path, key, date: t.clock.now() }), 'x-correlationid': id } })).status).toBe(200)
   }
+  // Webhook subscriptions, a notification and signing keys: testrest's (the ones a test makes are fresh) and another merchant's.
+  const wh = t.app.services.webhooks
+  await wh.keys.save(TESTREST, {})
+  webhooks.theirKey = (await wh.keys.save(OTHER, {})).keyInformation.keyId
+  webhooks.theirs = (await wh.subscriptions.create(OTHER, HOOK)).webhookId
+  webhooks.theirNotification = await wh.subscriptions.queueTest(OTHER, webhooks.theirs, 'test')
+  webhooks.mine = (await wh.subscriptions.create(TESTREST, HOOK)).webhookId
 })
+
+const TESTREST = { id: 'testrest', authenticatedId: 'testrest' }
+const OTHER = { id: 'othermerchant', authenticatedId: 'othermerchant' }
+const HOOK = { products: [{ productId: 'customerInvoicing', eventTypes: ['invoicing.customer.invoice.send'] }], webhookUrl: 'http://127.0.0.1:9/hook' }
+const webhooks = { mine: '', theirs: '', theirNotification: '', theirKey: '' }
+const UNKNOWN_ID = '00000000-0000-4000-8000-000000000000'
 afterAll(() => t.close())
 
 function subscription(key: typeof TESTREST_KEY, reportName: string) {
@@ -65,6 +79,10 @@ async function ownId(route: ConsoleRoute): Promise<string> {
   if (route.names === 'report') return mine
   if (route.names === 'key') return (await t.app.services.reportingKeys.create('testrest')).key.id
   if (route.names === 'request') return 'sec-mine'
+  const wh = t.app.services.webhooks
+  if (route.names === 'webhook') return (await wh.subscriptions.create(TESTREST, HOOK)).webhookId
+  if (route.names === 'notification') return wh.subscriptions.queueTest(TESTREST, webhooks.mine, 'test')
+  if (route.names === 'signingKey') return (await wh.keys.save(TESTREST, {})).keyInformation.keyId
   if (route.names !== 'subscription') return ''
   const name = `own_${++fresh}`
   expect((await subscription(TESTREST_KEY, name)).status).toBe(200)
@@ -124,11 +142,12 @@ describeSecuritySuite<ConsoleRoute>({
     applies: (route) => route.names !== undefined,
     async other(route) {
       const { b, csrf } = await tenant()
-      return send(b, route, { report: theirs, subscription: 'theirs', key: OTHER_KEY.id, request: 'sec-theirs' }[route.names!], csrf)
+      const id = { report: theirs, subscription: 'theirs', key: OTHER_KEY.id, request: 'sec-theirs', webhook: webhooks.theirs, notification: webhooks.theirNotification, signingKey: webhooks.theirKey }[route.names!]
+      return send(b, route, id, csrf)
     },
     async unknown(route) {
       const { b, csrf } = await tenant()
-      return send(b, route, route.names === 'report' || route.names === 'key' ? '00000000-0000-4000-8000-000000000000' : 'nobody_has_this', csrf)
+      return send(b, route, route.names === 'subscription' || route.names === 'request' ? 'nobody_has_this' : UNKNOWN_ID, csrf)
     },
     expectUnknown(res) {
       expect(res.status, res.text.slice(0, 300)).toBe(404)

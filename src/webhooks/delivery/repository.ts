@@ -82,6 +82,11 @@ export function notificationsByTraceIds(db: Executor, webhookId: string, traceId
     .execute()
 }
 
+/** Notifications of the subscription among these ids. */
+export function notificationsByIds(db: Executor, webhookId: string, ids: readonly string[]): Promise<Pick<NotificationRow, 'id' | 'generation' | 'attempts'>[]> {
+  return db.selectFrom('webhook_notifications').select(['id', 'generation', 'attempts']).where('webhook_id', '=', webhookId).where('id', 'in', ids).execute()
+}
+
 export interface WindowSelection {
   webhookId: string
   statuses: readonly NotificationStatus[]
@@ -122,6 +127,13 @@ export interface LogFilter {
   organizationIds?: readonly string[]
   webhookId?: string
   status?: NotificationStatus
+  eventType?: string
+  /** Created at or after this instant (ISO 8601, UTC). */
+  from?: string
+  /** Created before this instant. */
+  to?: string
+  /** Keyset paging: only notifications after this one in the log's order (newest first). */
+  after?: { createdAt: string; id: string }
   limit: number
 }
 
@@ -130,6 +142,11 @@ export function listNotifications(db: Executor, f: LogFilter): Promise<Notificat
   if (f.organizationIds) q = q.where('organization_id', 'in', f.organizationIds)
   if (f.webhookId) q = q.where('webhook_id', '=', f.webhookId)
   if (f.status) q = q.where('status', '=', f.status)
+  if (f.eventType) q = q.where('event_type', '=', f.eventType)
+  if (f.from) q = q.where('created_at', '>=', f.from)
+  if (f.to) q = q.where('created_at', '<', f.to)
+  const after = f.after
+  if (after) q = q.where((eb) => eb.or([eb('created_at', '<', after.createdAt), eb.and([eb('created_at', '=', after.createdAt), eb('id', '<', after.id)])]))
   return q.orderBy('created_at', 'desc').orderBy('id', 'desc').limit(f.limit).execute()
 }
 
@@ -139,6 +156,12 @@ export function findNotification(db: Executor, id: string): Promise<Notification
 
 export function attemptsOf(db: Executor, notificationId: string): Promise<AttemptRow[]> {
   return db.selectFrom('webhook_attempts').selectAll().where('notification_id', '=', notificationId).orderBy('started_at').orderBy('retry_number').execute()
+}
+
+/** The attempts of several notifications (a page of the log), in one query. */
+export function attemptsOfMany(db: Executor, notificationIds: readonly string[]): Promise<AttemptRow[]> {
+  if (notificationIds.length === 0) return Promise.resolve([])
+  return db.selectFrom('webhook_attempts').selectAll().where('notification_id', 'in', notificationIds).orderBy('started_at').orderBy('retry_number').execute()
 }
 
 // ---- Housekeeping ----------------------------------------------------------------------------------------------

@@ -88,12 +88,18 @@ export interface TestResult {
  * attempt made during the call (whatever the subscription's status), its retries through the outbox by the policy.
  * A delivered test resumes a suspended subscription (the way back for one without a healthCheckUrl).
  */
+/** The test notification's event: the test message, under the subscription's first product. */
+function testEvent(sub: Subscription, nowIso: string, source: string): StoredEvent & { payload: { data: { message: string }; organizationId: string } } {
+  const productId = sub.products[0]?.productId ?? 'webhooks'
+  const payload = { data: { message: TEST_MESSAGE }, organizationId: sub.organizationId }
+  return { id: randomUUID(), organizationId: sub.organizationId, productId, eventType: TEST_EVENT, payload, source, eventDate: nowIso }
+}
+
 async function sendTest(deps: DeliveryDeps, sub: Subscription, timeoutMs: number): Promise<TestResult> {
   const now = deps.clock.now()
   const nowIso = now.toISOString()
-  const productId = sub.products[0]?.productId ?? 'webhooks'
-  const payload = { data: { message: TEST_MESSAGE }, organizationId: sub.organizationId }
-  const event = { id: randomUUID(), organizationId: sub.organizationId, productId, eventType: TEST_EVENT, payload, source: 'test', eventDate: nowIso }
+  const event = testEvent(sub, nowIso, 'test')
+  const { productId, payload } = event
   const active = { ...sub, status: 'ACTIVE' as const }
   // Written without a delivery job: this call makes the first attempt itself.
   const [notificationId] = await deps.db.transaction().execute((trx) => writeEvent(undefined, trx, event, [active], nowIso))
@@ -121,8 +127,26 @@ async function sendTest(deps: DeliveryDeps, sub: Subscription, timeoutMs: number
   }
 }
 
-/** What a replay sends again: the notifications of the trace ids given, or those in a status within a window. */
-export type ReplaySelection = { traceIds: readonly string[] } | Omit<repo.WindowSelection, 'webhookId'>
+/**
+ * A test notification written like any event's (the console's test send): a row, with a delivery job when the
+ * subscription is ACTIVE (HELD while INACTIVE, SUSPENDED while suspended, as any notification), which the jobs
+ * facility delivers. Returns its id.
+ */
+async function queueTest(deps: DeliveryDeps, sub: Subscription, source: string): Promise<string> {
+  const nowIso = deps.clock.now().toISOString()
+  const [notificationId] = await deps.db.transaction().execute((trx) => writeEvent(deps.jobs, trx, testEvent(sub, nowIso, source), [sub], nowIso))
+  deps.jobs.wake()
+  return notificationId!
+}
+
+/** What a replay sends again: the notifications of the trace ids given, or of the ids given, or those in a status within a window. */
+export type ReplaySelection = { traceIds: readonly string[] } | { notificationIds: readonly string[] } | Omit<repo.WindowSelection, 'webhookId'>
+
+function selected(trx: Executor, webhookId: string, selection: ReplaySelection): Promise<Selected[]> {
+  if ('traceIds' in selection) return repo.notificationsByTraceIds(trx, webhookId, selection.traceIds)
+  if ('notificationIds' in selection) return selection.notificationIds.length === 0 ? Promise.resolve([]) : repo.notificationsByIds(trx, webhookId, selection.notificationIds)
+  return repo.notificationsInWindow(trx, { ...selection, webhookId })
+}
 
 export interface DeliveryService {
   /** Writes an event and a notification per subscriber in `trx`, with delivery jobs unless `send` is false (the test call sends itself). */
@@ -133,6 +157,8 @@ export interface DeliveryService {
   replay(webhookId: string, selection: ReplaySelection): Promise<number>
   /** The test notification: its first attempt made now (see sendTest). */
   sendTest(sub: Subscription, timeoutMs: number): Promise<TestResult>
+  /** A test notification delivered by a job, like any other (see queueTest); its id. */
+  queueTest(sub: Subscription, source: string): Promise<string>
   /** A deleted subscription's undelivered notifications are cancelled in the deleting transaction. */
   cancelUndelivered(trx: Executor, webhookId: string, now: string): Promise<number>
   /** Forgets the delivery path's remembered copy of a subscription that changed. */
@@ -141,6 +167,8 @@ export interface DeliveryService {
   notifications(filter: repo.LogFilter): Promise<repo.NotificationRow[]>
   notification(id: string): Promise<repo.NotificationRow | undefined>
   attempts(notificationId: string): Promise<repo.AttemptRow[]>
+  /** The attempts of several notifications, in one query. */
+  attemptsOfMany(notificationIds: readonly string[]): Promise<repo.AttemptRow[]>
   /** Deletes finished notifications (and their events and attempts) older than `before`. */
   prune(before: string): Promise<number>
 }
@@ -149,14 +177,15 @@ export function createDeliveryService(deps: DeliveryDeps): DeliveryService {
   return {
     writeEvent: (trx, event, subscribers, now, options = {}) => writeEvent(options.send === false ? undefined : deps.jobs, trx, event, subscribers, now),
     resume: (webhookId, reason) => resume(deps, webhookId, reason),
-    replay: (webhookId, selection) =>
-      replay(deps, (trx) => ('traceIds' in selection ? repo.notificationsByTraceIds(trx, webhookId, selection.traceIds) : repo.notificationsInWindow(trx, { ...selection, webhookId }))),
+    replay: (webhookId, selection) => replay(deps, (trx) => selected(trx, webhookId, selection)),
     sendTest: (sub, timeoutMs) => sendTest(deps, sub, timeoutMs),
+    queueTest: (sub, source) => queueTest(deps, sub, source),
     cancelUndelivered: (trx, webhookId, now) => repo.cancelUndelivered(trx, webhookId, now),
     forget: (webhookId) => deps.subscriptions.forget(webhookId),
     notifications: (filter) => repo.listNotifications(deps.db, filter),
     notification: (id) => repo.findNotification(deps.db, id),
     attempts: (notificationId) => repo.attemptsOf(deps.db, notificationId),
+    attemptsOfMany: (notificationIds) => repo.attemptsOfMany(deps.db, notificationIds),
     prune: (before) => repo.pruneFinished(deps.db, before),
   }
 }

@@ -16,6 +16,26 @@ export function findKey(db: Executor, id: string): Promise<KeyRow | undefined> {
   return db.selectFrom('webhook_keys').selectAll().where('id', '=', id).executeTakeFirst()
 }
 
+/** A key as a list shows it: everything but the sealed secret. */
+export type KeyListing = Omit<KeyRow, 'secret_sealed'>
+
+/** The organization's keys, newest first, without their secrets. */
+export function listKeys(db: Executor, organizationId: string): Promise<KeyListing[]> {
+  return db
+    .selectFrom('webhook_keys')
+    .select(['id', 'organization_id', 'key_type', 'provider', 'tenant', 'client_key_id', 'client_reference_code', 'status', 'created_at', 'expires_at'])
+    .where('organization_id', '=', organizationId)
+    .orderBy('created_at', 'desc')
+    .orderBy('id', 'desc')
+    .execute()
+}
+
+/** ACTIVE → REVOKED; false when it was not active. */
+export async function revokeKey(db: Executor, id: string): Promise<boolean> {
+  const res = await db.updateTable('webhook_keys').set({ status: 'REVOKED' }).where('id', '=', id).where('status', '=', 'ACTIVE').executeTakeFirst()
+  return res.numUpdatedRows > 0n
+}
+
 /** The organization's newest key that is active and not expired at `now`. */
 export function newestUsableKey(db: Executor, organizationId: string, now: string): Promise<KeyRow | undefined> {
   return db

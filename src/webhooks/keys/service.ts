@@ -8,7 +8,7 @@ import type { OrganizationService } from '../../organizations/service.js'
 import type { Clock } from '../../platform/clock.js'
 import { deriveKey, seal, unseal } from '../../platform/crypto.js'
 import type { Executor } from '../../platform/db/database.js'
-import { conflict, invalid, type ErrorDetail } from '../../platform/errors.js'
+import { conflict, invalid, notFound, type ErrorDetail } from '../../platform/errors.js'
 import type { SigningKey } from '../signing.js'
 import * as repo from './repository.js'
 import { KEY_ID_PATTERN, KEY_ID_RULE, checkProviderAndStatus, expiryDays, organizationFor, requestAction, utcSeconds, type Acting } from './rules.js'
@@ -26,6 +26,23 @@ export interface WebhookKeyService {
   signingKey(organizationId: string, keyId?: string): Promise<SigningKey | undefined>
   /** Whether `keyId` is a usable key of the organization (a securityPolicy may name it). */
   usable(organizationId: string, keyId: string): Promise<boolean>
+  /** The organization's keys, newest first, never their secrets; `signing` marks the one that signs by default. */
+  list(organizationId: string): Promise<KeySummary[]>
+  /** Revokes a key: it signs nothing more (in every process within NEWEST_TTL_MS). notFound() unless the acting caller may manage it. */
+  revoke(acting: Acting, keyId: string): Promise<void>
+}
+
+export interface KeySummary {
+  keyId: string
+  organizationId: string
+  /** ACTIVE, REVOKED, or EXPIRED (an active key past its expiry). */
+  status: 'ACTIVE' | 'REVOKED' | 'EXPIRED'
+  createdAt: string
+  expiresAt: string
+  clientKeyId: string | null
+  clientReferenceCode: string | null
+  /** The organization's newest usable key: it signs notifications whose subscription names no key. */
+  signing: boolean
 }
 
 export interface WebhookKeyDeps {
@@ -37,7 +54,8 @@ export interface WebhookKeyDeps {
 
 export function createWebhookKeyService(deps: WebhookKeyDeps): WebhookKeyService {
   const sealingKey = deriveKey(deps.secretsKey, WEBHOOK_KEYS_PURPOSE)
-  const opened = new Map<string, { row: repo.KeyRow; secret: Buffer }>()
+  // A key's status is read again after NEWEST_TTL_MS, so a key revoked by another process stops signing here too.
+  const opened = new Map<string, { row: repo.KeyRow; secret: Buffer; at: number }>()
   // Remembered as a promise, so the many attempts that miss at once share one read.
   const newest = new Map<string, { at: number; keyId: Promise<string | undefined> }>()
 
@@ -45,13 +63,15 @@ export function createWebhookKeyService(deps: WebhookKeyDeps): WebhookKeyService
     row !== undefined && row.organization_id === organizationId && row.status === 'ACTIVE' && row.expires_at > deps.clock.now().toISOString()
 
   async function open(keyId: string): Promise<{ row: repo.KeyRow; secret: Buffer } | undefined> {
+    const nowMs = deps.clock.now().getTime()
     const known = opened.get(keyId)
-    if (known) return known
+    if (known && nowMs - known.at <= NEWEST_TTL_MS) return known
     const row = await repo.findKey(deps.db, keyId)
+    if (known && row) return Object.assign(known, { row, at: nowMs })
     const secret = row && unseal(sealingKey, row.secret_sealed, row.id)
-    if (!row || secret === undefined) return undefined
+    if (!row || secret === undefined) return void opened.delete(keyId)
     if (opened.size >= 10_000) opened.clear()
-    const entry = { row, secret: Buffer.from(secret, 'base64') }
+    const entry = { row, secret: Buffer.from(secret, 'base64'), at: nowMs }
     opened.set(keyId, entry)
     return entry
   }
@@ -137,6 +157,30 @@ export function createWebhookKeyService(deps: WebhookKeyDeps): WebhookKeyService
     async usable(organizationId, keyId) {
       const entry = await open(keyId)
       return entry !== undefined && usableRow(entry.row, organizationId)
+    },
+
+    async list(organizationId) {
+      const now = deps.clock.now().toISOString()
+      const rows = await repo.listKeys(deps.db, organizationId)
+      const signing = rows.find((r) => r.status === 'ACTIVE' && r.expires_at > now)?.id
+      return rows.map((r) => ({
+        keyId: r.id,
+        organizationId: r.organization_id,
+        status: r.status === 'ACTIVE' && r.expires_at <= now ? 'EXPIRED' : r.status,
+        createdAt: r.created_at,
+        expiresAt: r.expires_at,
+        clientKeyId: r.client_key_id,
+        clientReferenceCode: r.client_reference_code,
+        signing: r.id === signing,
+      }))
+    },
+
+    async revoke(acting, keyId) {
+      const row = await repo.findKey(deps.db, keyId)
+      if (!row || !(await deps.organizations.mayActFor(acting.authenticatedId, row.organization_id))) throw notFound([{ field: 'keyId', reason: 'no such key' }])
+      await repo.revokeKey(deps.db, keyId)
+      opened.delete(keyId)
+      newest.delete(row.organization_id)
     },
   }
 }

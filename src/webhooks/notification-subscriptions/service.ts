@@ -24,7 +24,7 @@ export interface SubscriptionDeps {
   guard: Pick<AddressGuard, 'check'>
   organizations: Pick<OrganizationService, 'mayActFor'>
   keys: Pick<WebhookKeyService, 'usable' | 'signingKey'>
-  delivery: Pick<DeliveryService, 'resume' | 'sendTest' | 'cancelUndelivered' | 'forget'>
+  delivery: Pick<DeliveryService, 'resume' | 'sendTest' | 'queueTest' | 'cancelUndelivered' | 'forget'>
   /** The test call's attempt is made during the request: it must end well before the request's own deadline. */
   testTimeoutMs: number
 }
@@ -38,6 +38,11 @@ export interface WebhookSubscriptions {
   setStatus(acting: Acting, id: string, body: UpdateStatus): Promise<void>
   remove(acting: Acting, id: string): Promise<void>
   test(acting: Acting, id: string): Promise<TestResult>
+  /**
+   * The console's test send: a test notification written as a row with a delivery job (HELD while the subscription
+   * is INACTIVE), delivered by the jobs facility rather than during the request. Its notification id.
+   */
+  queueTest(acting: Acting, id: string, source: string): Promise<string>
   /** The subscription, if the acting caller may manage it; notFound() otherwise (tenancy). */
   owned(acting: Acting, id: string): Promise<Subscription>
 }
@@ -186,6 +191,10 @@ export function createWebhookSubscriptions(deps: SubscriptionDeps): WebhookSubsc
 
     async test(acting, id) {
       return deps.delivery.sendTest(await owned(acting, id), deps.testTimeoutMs)
+    },
+
+    async queueTest(acting, id, source) {
+      return deps.delivery.queueTest(await owned(acting, id), source)
     },
   }
 }

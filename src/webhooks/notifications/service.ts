@@ -1,11 +1,13 @@
 // The delivery log: notifications, newest first, and a notification with its every attempt, read through the
 // delivery module.
 import { notFound } from '../../platform/errors.js'
-import type { DeliveryService, LogFilter, NotificationRow } from '../delivery/service.js'
-import type { NotificationDetail, NotificationSummary } from './schemas.js'
+import type { AttemptRow, DeliveryService, LogFilter, NotificationRow } from '../delivery/service.js'
+import type { Attempt, NotificationDetail, NotificationSummary } from './schemas.js'
 
 export interface NotificationLog {
   list(filter: LogFilter): Promise<NotificationSummary[]>
+  /** A page of the log, each notification with its every attempt (two queries; the console's delivery log). */
+  listWithAttempts(filter: LogFilter): Promise<NotificationDetail[]>
   /** A notification with its every attempt; notFound() unless `mayRead` allows its subscriber. */
   detail(id: string, mayRead: (organizationId: string) => Promise<boolean>): Promise<NotificationDetail>
 }
@@ -26,31 +28,43 @@ function toSummary(n: NotificationRow): NotificationSummary {
   }
 }
 
-async function notificationDetail(delivery: Pick<DeliveryService, 'notification' | 'attempts'>, id: string, mayRead: (organizationId: string) => Promise<boolean>): Promise<NotificationDetail> {
-  const n = await delivery.notification(id)
-  if (!n || !(await mayRead(n.organization_id))) throw notFound([{ field: 'notificationId', reason: 'no such notification' }])
-  const attempts = await delivery.attempts(id)
+function toAttempt(a: AttemptRow): Attempt {
   return {
-    ...toSummary(n),
-    deliveries: attempts.map((a) => ({
-      transactionTraceId: a.id,
-      retryNumber: a.retry_number,
-      requestType: a.request_type,
-      startedAt: a.started_at,
-      durationMs: a.duration_ms,
-      ...(a.status_code === null ? {} : { statusCode: a.status_code }),
-      result: a.result,
-      ...(a.error === null ? {} : { error: a.error }),
-      ...(a.response_excerpt === null ? {} : { responseExcerpt: a.response_excerpt }),
-      ...(a.key_id === null ? {} : { keyId: a.key_id }),
-      ...(a.worker === null ? {} : { worker: a.worker }),
-    })),
+    transactionTraceId: a.id,
+    retryNumber: a.retry_number,
+    requestType: a.request_type,
+    startedAt: a.started_at,
+    durationMs: a.duration_ms,
+    ...(a.status_code === null ? {} : { statusCode: a.status_code }),
+    result: a.result,
+    ...(a.error === null ? {} : { error: a.error }),
+    ...(a.response_excerpt === null ? {} : { responseExcerpt: a.response_excerpt }),
+    ...(a.key_id === null ? {} : { keyId: a.key_id }),
+    ...(a.worker === null ? {} : { worker: a.worker }),
   }
 }
 
-export function createNotificationLog(deps: { delivery: Pick<DeliveryService, 'notifications' | 'notification' | 'attempts'> }): NotificationLog {
+async function notificationDetail(delivery: Pick<DeliveryService, 'notification' | 'attempts'>, id: string, mayRead: (organizationId: string) => Promise<boolean>): Promise<NotificationDetail> {
+  const n = await delivery.notification(id)
+  if (!n || !(await mayRead(n.organization_id))) throw notFound([{ field: 'notificationId', reason: 'no such notification' }])
+  return { ...toSummary(n), deliveries: (await delivery.attempts(id)).map(toAttempt) }
+}
+
+async function withAttempts(delivery: Pick<DeliveryService, 'notifications' | 'attemptsOfMany'>, filter: LogFilter): Promise<NotificationDetail[]> {
+  const rows = await delivery.notifications(filter)
+  const byNotification = new Map<string, Attempt[]>()
+  for (const a of await delivery.attemptsOfMany(rows.map((n) => n.id))) {
+    const list = byNotification.get(a.notification_id) ?? []
+    list.push(toAttempt(a))
+    byNotification.set(a.notification_id, list)
+  }
+  return rows.map((n) => ({ ...toSummary(n), deliveries: byNotification.get(n.id) ?? [] }))
+}
+
+export function createNotificationLog(deps: { delivery: Pick<DeliveryService, 'notifications' | 'notification' | 'attempts' | 'attemptsOfMany'> }): NotificationLog {
   return {
     list: async (filter) => (await deps.delivery.notifications(filter)).map(toSummary),
+    listWithAttempts: (filter) => withAttempts(deps.delivery, filter),
     detail: (id, mayRead) => notificationDetail(deps.delivery, id, mayRead),
   }
 }

@@ -10,6 +10,8 @@ import type { ReplayBody } from './schemas.js'
 export interface Replays {
   /** Sends the selected notifications of the subscription again; returns how many. invalid() names every problem. */
   replay(webhookId: string, body: ReplayBody): Promise<number>
+  /** Sends these notifications of the subscription again (the console's replay of one, attempts or none); how many. */
+  replayNotifications(webhookId: string, notificationIds: readonly string[]): Promise<number>
 }
 
 const DAY = 86_400_000
@@ -56,5 +58,8 @@ async function replayNotifications(deps: { delivery: Pick<DeliveryService, 'repl
 }
 
 export function createReplays(deps: { delivery: Pick<DeliveryService, 'replay'>; clock: Clock }): Replays {
-  return { replay: (webhookId, body) => replayNotifications(deps, webhookId, body) }
+  return {
+    replay: (webhookId, body) => replayNotifications(deps, webhookId, body),
+    replayNotifications: (webhookId, notificationIds) => deps.delivery.replay(webhookId, { notificationIds }),
+  }
 }

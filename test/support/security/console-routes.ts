@@ -1,8 +1,8 @@
 // The merchant console's routes for its security suite (test/console/security.test.ts runs them): each page and
 // form as a signed-in merchant user of testrest may send it. Sign-in and the stylesheet are public
-// (test/support/security/coverage.ts). A route naming a report, subscription, key or call (its correlation id)
-// names testrest's own when allowed, and another merchant's or one nobody has in the tenancy check, which must answer
-// alike (404).
+// (test/support/security/coverage.ts). A route naming a report, subscription, key, call (its correlation id),
+// webhook subscription, notification or webhook signing key names testrest's own when allowed, and another
+// merchant's or one nobody has in the tenancy check, which must answer alike (404).
 import { makeCertificate } from '../reporting-jwt.js'
 import type { SecuredRoute } from './suite.js'
 
@@ -11,7 +11,7 @@ export interface ConsoleRoute extends SecuredRoute {
   /** The path, with `{id}` for the report or subscription it names, if any. */
   path: string
   /** What the identifier names, for the tenancy check. */
-  names?: 'report' | 'subscription' | 'key' | 'request'
+  names?: 'report' | 'subscription' | 'key' | 'request' | 'webhook' | 'notification' | 'signingKey'
   /** The form a POST sends (beside its CSRF token). */
   form?: () => Record<string, string | string[]>
   /** The status an allowed call answers with. */
@@ -33,6 +33,14 @@ const subscriptionForm = (name: string) => ({
   reportFrequency: 'DAILY',
   timezone: 'GMT',
   startTime: '0300',
+})
+
+const webhookForm = () => ({
+  name: 'security receiver',
+  webhookUrl: 'http://127.0.0.1:9/hook',
+  events: ['customerInvoicing|invoicing.customer.invoice.send'],
+  notificationScope: 'DESCENDANTS',
+  algorithm: 'ARITHMETIC',
 })
 
 export const CONSOLE_ROUTES: readonly ConsoleRoute[] = [
@@ -73,4 +81,20 @@ export const CONSOLE_ROUTES: readonly ConsoleRoute[] = [
   { route: 'GET /console/requests', method: 'GET', path: '/console/requests', allowed: 200 },
   { route: 'GET /console/requests/find', method: 'GET', path: '/console/requests/find?correlationId=sec-mine', allowed: 303 },
   { route: 'GET /console/requests/:correlationId', method: 'GET', path: '/console/requests/{id}', names: 'request', allowed: 200 },
+  { route: 'GET /console/webhooks', method: 'GET', path: '/console/webhooks', allowed: 200 },
+  { route: 'GET /console/webhooks/new', method: 'GET', path: '/console/webhooks/new', allowed: 200 },
+  { route: 'POST /console/webhooks', method: 'POST', path: '/console/webhooks', form: webhookForm, allowed: 303 },
+  { route: 'GET /console/webhooks/:id', method: 'GET', path: '/console/webhooks/{id}', names: 'webhook', allowed: 200 },
+  { route: 'POST /console/webhooks/:id', method: 'POST', path: '/console/webhooks/{id}', names: 'webhook', form: webhookForm, allowed: 303 },
+  { route: 'POST /console/webhooks/:id/status', method: 'POST', path: '/console/webhooks/{id}/status', names: 'webhook', form: () => ({ status: 'INACTIVE' }), allowed: 303 },
+  { route: 'POST /console/webhooks/:id/test', method: 'POST', path: '/console/webhooks/{id}/test', names: 'webhook', form: () => ({}), allowed: 303 },
+  { route: 'GET /console/webhooks/deliveries', method: 'GET', path: '/console/webhooks/deliveries?webhookId={id}', names: 'webhook', allowed: 200 },
+  { route: 'GET /console/webhooks/deliveries/:id', method: 'GET', path: '/console/webhooks/deliveries/{id}', names: 'notification', allowed: 200 },
+  { route: 'POST /console/webhooks/deliveries/:id/replay', method: 'POST', path: '/console/webhooks/deliveries/{id}/replay', names: 'notification', form: () => ({}), allowed: 303 },
+  { route: 'GET /console/webhooks/replays', method: 'GET', path: '/console/webhooks/replays', allowed: 200 },
+  // The subscription a set replay selects is named in the form, not the path.
+  { route: 'POST /console/webhooks/replays', method: 'POST', path: '/console/webhooks/replays', names: 'webhook', form: () => ({ webhookId: '{id}', status: 'HELD', hoursBack: '1' }), allowed: 303 },
+  { route: 'GET /console/webhooks/keys', method: 'GET', path: '/console/webhooks/keys', allowed: 200 },
+  { route: 'POST /console/webhooks/keys', method: 'POST', path: '/console/webhooks/keys', form: () => ({ expiryDuration: '30' }), allowed: 200 },
+  { route: 'POST /console/webhooks/keys/:id/revoke', method: 'POST', path: '/console/webhooks/keys/{id}/revoke', names: 'signingKey', form: () => ({}), allowed: 303 },
 ]
