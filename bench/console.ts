@@ -34,6 +34,10 @@ const PAGES: readonly string[] = [
   '/console/subscriptions/new?definition=TransactionRequestClass',
   '/console/keys',
   '/console/requests',
+  '/console/webhooks',
+  '/console/webhooks/new',
+  '/console/webhooks/deliveries',
+  '/console/webhooks/keys',
 ]
 
 const cookieValue = (setCookie: string | string[] | undefined, name: string) =>

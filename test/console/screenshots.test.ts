@@ -26,6 +26,8 @@ const SCREENSHOTS: readonly { file: string; path: string }[] = [
   { file: 'subscriptions.png', path: '/console/subscriptions' },
   { file: 'keys.png', path: '/console/keys' },
   { file: 'requests.png', path: '/console/requests' },
+  { file: 'webhooks.png', path: '/console/webhooks/new' },
+  { file: 'webhook-deliveries.png', path: '/console/webhooks/deliveries' },
 ]
 
 /** A month of sales and refunds in two currencies, settled and funded, for the overview's charts. */
