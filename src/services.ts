@@ -212,6 +212,7 @@ export function createServices(config: Config, infrastructure: Infrastructure, o
     onDemand: reporting.services.onDemand,
     blobs: reportBlobs,
     sandboxSignIn: config.mode === 'sandbox' ? SANDBOX_MERCHANT_USERS[0] : undefined,
+    operators: { organizations: organizations.services, merchantUsers: identity.services.merchantUsers, identity: identity.services.identity, reportingKeys: applications.services.reportingKeys, clients: oauth.services.clients },
   })
   const requestLog = requestLogFeature({
     db,

@@ -10,6 +10,7 @@ import type { Clock } from '../platform/clock.js'
 import type { Db } from '../platform/db/database.js'
 import type { Feature } from '../platform/feature.js'
 import { consoleErrors } from './errors.js'
+import { consoleOperators, type ConsoleOperatorDeps } from './operators/routes.js'
 import { consoleOverview, type ConsoleOverviewDeps } from './overview/routes.js'
 import { PAGE_HEADERS } from './layout.js'
 import { consoleReports, type ConsoleReportDeps } from './reports/routes.js'
@@ -21,13 +22,13 @@ export interface ConsoleServices {
   sessions: ConsoleSessionService
 }
 
-export interface ConsoleDeps extends ConsoleSubscriptionDeps, ConsoleReportDeps, ConsoleOverviewDeps {
+export interface ConsoleDeps extends ConsoleSubscriptionDeps, ConsoleReportDeps, ConsoleOverviewDeps, ConsoleOperatorDeps {
   db: Pick<Db, 'kysely'>
   clock: Clock
   secretsKey: string
   settings: ConsoleSessionSettings
   identity: Pick<IdentityService, 'verify' | 'listCredentials'>
-  merchantUsers: Pick<MerchantUserService, 'organizationOf'>
+  merchantUsers: Pick<MerchantUserService, 'organizationOf' | 'isOperator'>
   organizations: Pick<OrganizationService, 'mayActFor' | 'descendants' | 'find'>
   /** The consent page's sign-in throttle (built with OAuth's createClientThrottle and its limits). */
   throttle: SignInThrottle
@@ -47,6 +48,7 @@ export function consoleFeature(deps: ConsoleDeps): Feature<ConsoleServices> {
         await consoleSubscriptions(scope, deps)
         await consoleReports(scope, deps)
         await consoleOverview(scope, deps)
+        await consoleOperators(scope, deps)
       },
     },
     housekeeping: [{ name: 'console sessions', prune: () => sessions.prune() }],
