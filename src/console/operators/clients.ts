@@ -42,13 +42,13 @@ export async function operatorClients(scope: App, deps: OperatorServices): Promi
 ${operatorNav(PATH)}
 <section><h2>OAuth clients${org ? ` of ${org}` : ''}</h2>
 <form method="get" action="${PATH}">
-<label for="filter-org">Organization</label>
+<label for="filter-org">Organization to show</label>
 <select id="filter-org" name="org">${organizationOptions(all, org, 'Every client')}</select>
 <button type="submit" class="secondary">Show</button>
 </form>
 ${shown.length === 0
   ? html`<p class="muted">No OAuth clients${org ? ` of ${org}` : ''}.</p>`
-  : html`<div class="table"><table><caption class="muted">${shown.length} OAuth clients${org ? ` of ${org}` : ''}</caption>
+  : html`<div class="table" tabindex="0" role="region" aria-label="OAuth clients"><table><caption class="muted">${shown.length} OAuth clients${org ? ` of ${org}` : ''}</caption>
 <thead><tr><th scope="col">Name</th><th scope="col">client_id</th><th scope="col">Type</th><th scope="col">Scopes</th><th scope="col">Organization</th><th scope="col">Status</th><th scope="col">Created</th><th scope="col">Actions</th></tr></thead>
 <tbody>${shown.map(
   (c) => html`<tr><td>${c.name}</td><td><code>${clientId(c)}</code></td><td>${c.confidential ? 'confidential' : 'public'}</td><td>${c.scopes.join(' ')}</td><td>${c.organizationId ?? '—'}</td><td>${c.revokedAt ? 'revoked' : 'active'}</td><td>${c.createdAt.slice(0, 10)}</td>

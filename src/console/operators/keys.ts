@@ -23,13 +23,13 @@ export async function operatorKeys(scope: App, deps: OperatorServices): Promise<
 ${operatorNav(PATH)}
 <section><h2>Reporting keys${org ? ` of ${org}` : ''}</h2>
 <form method="get" action="${PATH}">
-<label for="filter-org">Organization</label>
+<label for="filter-org">Organization to show</label>
 <select id="filter-org" name="org">${organizationOptions(all, org, 'Every organization')}</select>
 <button type="submit" class="secondary">Show</button>
 </form>
 ${shown.length === 0
   ? html`<p class="muted">No reporting keys${org ? ` of ${org}` : ''}.</p>`
-  : html`<div class="table"><table><caption class="muted">${shown.length} reporting keys and certificates${org ? ` of ${org}` : ''}</caption>
+  : html`<div class="table" tabindex="0" role="region" aria-label="Reporting keys"><table><caption class="muted">${shown.length} reporting keys and certificates${org ? ` of ${org}` : ''}</caption>
 <thead><tr><th scope="col">Key id</th><th scope="col">Organization</th><th scope="col">Kind</th><th scope="col">Status</th><th scope="col">Created</th><th scope="col">Actions</th></tr></thead>
 <tbody>${shown.map(
   (k) => html`<tr><td><code>${k.id}</code></td><td>${k.organizationId}</td><td>${k.certificate ? `certificate (kid ${k.certificate.kid}, until ${k.certificate.notAfter.slice(0, 10)})` : 'shared secret'}</td><td>${k.status}</td><td>${k.createdAt.slice(0, 10)}</td>

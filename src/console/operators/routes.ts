@@ -2,6 +2,7 @@
 // whole organization tree and a form that adds an organization under a parent; users.ts, keys.ts and clients.ts
 // hold the merchant users, reporting keys and OAuth clients of every organization. Each goes through the service the
 // matching CLI command uses. To anyone else every page and form here answers 404, as a page that does not exist.
+// Each table's scrolling box is focusable, so a keyboard can scroll it on a phone even when no row holds a control.
 import { ORGANIZATION_TYPES, type OrganizationType } from '../../organizations/service.js'
 import type { App } from '../../platform/http/app.js'
 import { chrome, field, sendPage } from '../http.js'
@@ -31,7 +32,7 @@ export async function consoleOperators(scope: App, deps: ConsoleOperatorDeps): P
       html`<h1>Operators: organizations</h1>
 ${operatorNav('/console/operators')}
 <section><h2>The organization tree</h2>
-<div class="table"><table><caption class="muted">${all.length} organizations, each under its parent</caption>
+<div class="table" tabindex="0" role="region" aria-label="Organizations"><table><caption class="muted">${all.length} organizations, each under its parent</caption>
 <thead><tr><th scope="col">Id</th><th scope="col">Name</th><th scope="col">Type</th><th scope="col">Parent</th><th scope="col">Created</th><th scope="col">Records</th></tr></thead>
 <tbody>${tree.map(
   ({ org, depth }) => html`<tr><td><span aria-hidden="true" class="muted">${'· '.repeat(depth)}</span>${org.id}</td><td>${org.name}</td><td>${org.type}</td><td>${org.parentId ?? '—'}</td><td>${org.createdAt.slice(0, 10)}</td>

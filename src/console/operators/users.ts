@@ -23,13 +23,13 @@ export async function operatorUsers(scope: App, deps: OperatorServices): Promise
 ${operatorNav(PATH)}
 <section><h2>Merchant users${org ? ` of ${org}` : ''}</h2>
 <form method="get" action="${PATH}">
-<label for="filter-org">Organization</label>
+<label for="filter-org">Organization to show</label>
 <select id="filter-org" name="org">${organizationOptions(all, org, 'Every organization')}</select>
 <button type="submit" class="secondary">Show</button>
 </form>
 ${users.length === 0
   ? html`<p class="muted">No merchant users${org ? ` of ${org}` : ''}.</p>`
-  : html`<div class="table"><table><caption class="muted">${users.length} merchant users${org ? ` of ${org}` : ''}</caption>
+  : html`<div class="table" tabindex="0" role="region" aria-label="Merchant users"><table><caption class="muted">${users.length} merchant users${org ? ` of ${org}` : ''}</caption>
 <thead><tr><th scope="col">Username</th><th scope="col">Organization</th><th scope="col">Customer</th><th scope="col">Status</th><th scope="col">Role</th><th scope="col">Created</th><th scope="col">Actions</th></tr></thead>
 <tbody>${users.map(
   (u) => html`<tr><td>${u.username}</td><td>${u.organizationId}</td><td><code>${u.id}</code></td><td>${u.status}</td><td>${u.operator ? 'operator' : '—'}</td><td>${u.createdAt.slice(0, 10)}</td>
