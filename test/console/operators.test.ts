@@ -41,6 +41,8 @@ describe('a merchant user who is not an operator', () => {
     for (const path of ['/console/operators/organizations', '/console/operators/users', '/console/operators/keys', '/console/operators/clients']) {
       expect((await b.post(path, { csrf_token: csrf, id: 'sneaky', type: 'merchant', organizationId: 'testrest', username: 'sneaky', name: 'sneaky', scopes: 'reporting' })).status, path).toBe(404)
     }
+    // Without a CSRF token too: not the 403 a real form would get, which would tell the page is there.
+    expect((await b.post('/console/operators/organizations', { id: 'sneaky', type: 'merchant' })).status).toBe(404)
     expect(await t.app.services.organizations.find('sneaky')).toBeUndefined()
     expect((await t.app.services.merchantUsers.list()).map((u) => u.username)).not.toContain('sneaky')
   })
