@@ -14,6 +14,8 @@ import { consoleOperators, type ConsoleOperatorDeps } from './operators/routes.j
 import { consoleOverview, type ConsoleOverviewDeps } from './overview/routes.js'
 import { PAGE_HEADERS } from './layout.js'
 import { consoleReports, type ConsoleReportDeps } from './reports/routes.js'
+import { consoleKeys, type ConsoleKeyDeps } from './keys/routes.js'
+import { consoleRequests, type ConsoleRequestDeps } from './requests/routes.js'
 import { consoleBase } from './routes.js'
 import { createConsoleSessionService, type ConsoleSessionService, type ConsoleSessionSettings, type SignInThrottle } from './sessions/service.js'
 import { consoleSubscriptions, type ConsoleSubscriptionDeps } from './subscriptions/routes.js'
@@ -22,7 +24,7 @@ export interface ConsoleServices {
   sessions: ConsoleSessionService
 }
 
-export interface ConsoleDeps extends ConsoleSubscriptionDeps, ConsoleReportDeps, ConsoleOverviewDeps, ConsoleOperatorDeps {
+export interface ConsoleDeps extends ConsoleSubscriptionDeps, ConsoleReportDeps, ConsoleOverviewDeps, ConsoleKeyDeps, ConsoleRequestDeps, ConsoleOperatorDeps {
   db: Pick<Db, 'kysely'>
   clock: Clock
   secretsKey: string
@@ -48,6 +50,8 @@ export function consoleFeature(deps: ConsoleDeps): Feature<ConsoleServices> {
         await consoleSubscriptions(scope, deps)
         await consoleReports(scope, deps)
         await consoleOverview(scope, deps)
+        await consoleKeys(scope, deps)
+        await consoleRequests(scope, deps)
         await consoleOperators(scope, deps)
       },
     },

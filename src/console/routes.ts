@@ -108,6 +108,8 @@ ${failed ? html`<p class="error" id="sign-in-error" role="alert">That username a
 <li><a href="/console/overview">Overview</a>: the last 30 days of transactions and net funding, by day and currency</li>
 <li><a href="/console/reports">Reports</a>: search, details, downloads and one-time reports</li>
 <li><a href="/console/subscriptions">Subscriptions</a>: scheduled reports, with each next run</li>
+<li><a href="/console/keys">API keys</a>: reporting keys and JWT certificates; create and revoke</li>
+<li><a href="/console/requests">API request log</a>: the organization's API calls, and one found by its correlation id</li>
 ${s.operator ? html`<li><a href="/console/operators">Operators</a>: every organization, and their merchant users, reporting keys and OAuth clients</li>` : ''}
 </ul></section>`,
         chrome(s),

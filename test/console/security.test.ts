@@ -10,7 +10,7 @@ import type { Transaction } from '../../src/reporting/transactions/catalog.js'
 import { insertTransactions } from '../../src/reporting/transactions/repository.js'
 import { ConsoleBrowser, csrfOf } from '../support/console.js'
 import { FakeClock, startTestApp, type Response, type TestApp } from '../support/harness.js'
-import { OTHER_KEY, TESTREST_KEY, signedCall } from '../support/reporting.js'
+import { OTHER_KEY, TESTREST_KEY, signedCall, signedHeaders } from '../support/reporting.js'
 import { createReport, settle } from '../support/reports.js'
 import { CONSOLE_ROUTES, type ConsoleRoute } from '../support/security/console-routes.js'
 import { describeSecuritySuite } from '../support/security/suite.js'
@@ -21,7 +21,7 @@ let theirs: string
 let fresh = 0
 let operatorPassword: string
 beforeAll(async () => {
-  t = await startTestApp({ clock: new FakeClock(new Date('2026-02-01T00:00:00Z')) })
+  t = await startTestApp({ clock: new FakeClock(new Date('2026-02-01T00:00:00Z')), env: { REQUEST_LOG: 'on' } })
   operatorPassword = (await t.app.services.merchantUsers.create({ organizationId: 'testrest', username: 'sec-operator' })).password
   await t.app.services.merchantUsers.setOperator('sec-operator', true)
   const rows: Transaction[] = ['testrest', 'othermerchant'].map((organizationId, i) => ({
@@ -39,6 +39,11 @@ beforeAll(async () => {
   theirs = String((await createReport(t, body, OTHER_KEY)).headers.location).split('/').pop()!
   await settle(t)
   expect((await subscription(OTHER_KEY, 'theirs')).status).toBe(200)
+  // A call of each merchant in the request log, by correlation id.
+  for (const [key, id] of [[TESTREST_KEY, 'sec-mine'], [OTHER_KEY, 'sec-theirs']] as const) {
+    const path = '/reporting/v3/report-definitions'
+    expect((await t.call('GET', path, { headers: { ...signedHeaders({ method: 'GET', path, key, date: t.clock.now() }), 'x-correlationid': id } })).status).toBe(200)
+  }
 })
 afterAll(() => t.close())
 
@@ -68,8 +73,9 @@ const signedInFor = (route: ConsoleRoute) => (route.operator ? signedIn('sec-ope
 async function ownId(route: ConsoleRoute): Promise<string> {
   if (route.names === 'report') return mine
   const services = t.app.services
+  if (route.names === 'key') return (await services.reportingKeys.create('testrest')).key.id
+  if (route.names === 'request') return 'sec-mine'
   if (route.names === 'merchant user') return (await services.merchantUsers.create({ organizationId: 'testrest', username: `sec-own-${++fresh}` })).user.id
-  if (route.names === 'reporting key') return (await services.reportingKeys.create('testrest')).key.id
   if (route.names === 'OAuth client') return (await services.oauth.clients.create({ name: `own ${++fresh}`, scopes: ['reporting'], redirectUris: [], public: false, organizationId: 'testrest' })).client.id
   if (route.names !== 'subscription') return ''
   const name = `own_${++fresh}`
@@ -136,11 +142,12 @@ describeSecuritySuite<ConsoleRoute>({
         return send(b, route, await ownId(route), csrf)
       }
       const { b, csrf } = await tenant()
-      return send(b, route, route.names === 'report' ? theirs : 'theirs', csrf)
+      const theirsOf: Record<string, string> = { report: theirs, subscription: 'theirs', key: OTHER_KEY.id, request: 'sec-theirs' }
+      return send(b, route, theirsOf[route.names!]!, csrf)
     },
     async unknown(route) {
       const { b, csrf } = route.operator ? await signedInFor(route) : await tenant()
-      return send(b, route, route.names === 'report' || route.names === 'reporting key' ? '00000000-0000-4000-8000-000000000000' : 'nobody_has_this', csrf)
+      return send(b, route, route.names === 'report' || route.names === 'key' ? '00000000-0000-4000-8000-000000000000' : 'nobody_has_this', csrf)
     },
     expectUnknown(res) {
       expect(res.status, res.text.slice(0, 300)).toBe(404)

@@ -1,8 +1,10 @@
 // The merchant console's routes for its security suite (test/console/security.test.ts runs them): each page and
 // form as a signed-in merchant user of testrest may send it. Sign-in and the stylesheet are public
-// (test/support/security/coverage.ts). A route naming a report or subscription names testrest's own when allowed,
-// and another merchant's or one nobody has in the tenancy check, which must answer alike (404). The operators' routes
-// are sent as a merchant user with the operator role; to anyone else they answer 404, as an unknown id does.
+// (test/support/security/coverage.ts). A route naming a report, subscription, key or call (its correlation id)
+// names testrest's own when allowed, and another merchant's or one nobody has in the tenancy check, which must answer
+// alike (404). The operators' routes are sent as a merchant user with the operator role; to anyone else they answer
+// 404, as an unknown id does.
+import { makeCertificate } from '../reporting-jwt.js'
 import type { SecuredRoute } from './suite.js'
 
 export interface ConsoleRoute extends SecuredRoute {
@@ -10,7 +12,7 @@ export interface ConsoleRoute extends SecuredRoute {
   /** The path, with `{id}` for the report or subscription it names, if any. */
   path: string
   /** What the identifier names, for the tenancy check. */
-  names?: 'report' | 'subscription' | 'merchant user' | 'reporting key' | 'OAuth client'
+  names?: 'report' | 'subscription' | 'key' | 'request' | 'merchant user' | 'OAuth client'
   /** Only for operators: anyone else gets the 404 of a page that does not exist. */
   operator?: true
   /** The form a POST sends (beside its CSRF token). */
@@ -20,6 +22,12 @@ export interface ConsoleRoute extends SecuredRoute {
 }
 
 let created = 0
+/** A certificate nobody registered yet (each registration must be new); its .p12 is not needed. */
+const certificateForm = () => {
+  const made = makeCertificate({ organization: 'testrest' })
+  made.remove()
+  return { certificate: made.pem }
+}
 const subscriptionForm = (name: string) => ({
   reportDefinitionName: 'TransactionRequestClass',
   reportName: name,
@@ -61,6 +69,13 @@ export const CONSOLE_ROUTES: readonly ConsoleRoute[] = [
   { route: 'GET /console/subscriptions/:name', method: 'GET', path: '/console/subscriptions/{id}', names: 'subscription', allowed: 200 },
   { route: 'POST /console/subscriptions/:name', method: 'POST', path: '/console/subscriptions/{id}', names: 'subscription', form: () => subscriptionForm('{id}'), allowed: 303 },
   { route: 'POST /console/subscriptions/:name/delete', method: 'POST', path: '/console/subscriptions/{id}/delete', names: 'subscription', form: () => ({}), allowed: 303 },
+  { route: 'GET /console/keys', method: 'GET', path: '/console/keys', allowed: 200 },
+  { route: 'POST /console/keys', method: 'POST', path: '/console/keys', form: () => ({}), allowed: 200 },
+  { route: 'POST /console/keys/certificates', method: 'POST', path: '/console/keys/certificates', form: certificateForm, allowed: 200 },
+  { route: 'POST /console/keys/:id/revoke', method: 'POST', path: '/console/keys/{id}/revoke', names: 'key', form: () => ({}), allowed: 303 },
+  { route: 'GET /console/requests', method: 'GET', path: '/console/requests', allowed: 200 },
+  { route: 'GET /console/requests/find', method: 'GET', path: '/console/requests/find?correlationId=sec-mine', allowed: 303 },
+  { route: 'GET /console/requests/:correlationId', method: 'GET', path: '/console/requests/{id}', names: 'request', allowed: 200 },
   ...operatorRoutes(),
 ]
 
@@ -81,7 +96,7 @@ function operatorRoutes(): ConsoleRoute[] {
     { route: 'POST /console/operators/users/:id/revoke', method: 'POST', path: '/console/operators/users/{id}/revoke', names: 'merchant user', operator, form: () => ({}), allowed: 303 },
     { route: 'GET /console/operators/keys', method: 'GET', path: '/console/operators/keys', operator, allowed: 200 },
     { route: 'POST /console/operators/keys', method: 'POST', path: '/console/operators/keys', operator, form: () => ({ organizationId: 'testrest' }), allowed: 200 },
-    { route: 'POST /console/operators/keys/:id/revoke', method: 'POST', path: '/console/operators/keys/{id}/revoke', names: 'reporting key', operator, form: () => ({}), allowed: 303 },
+    { route: 'POST /console/operators/keys/:id/revoke', method: 'POST', path: '/console/operators/keys/{id}/revoke', names: 'key', operator, form: () => ({}), allowed: 303 },
     { route: 'GET /console/operators/clients', method: 'GET', path: '/console/operators/clients', operator, allowed: 200 },
     {
       route: 'POST /console/operators/clients',
