@@ -123,6 +123,16 @@ describe('on a sandbox database', () => {
     expect(unknown.stderr).toBe('finapi: no customer 1: give a customer id or a username it signs in with; customer ids look like sandbox-customer-1, sandbox-customer-2, sandbox-merchant-user-testrest\n')
   })
 
+  it('makes a merchant user an operator and takes the role back; an unknown username is a one-line failure', async () => {
+    const granted = await run(['users', 'grant-operator', 'testrest'])
+    expect(granted, granted.stderr).toMatchObject({ code: 0, stdout: 'testrest (organization testrest) is an operator.\n' })
+    expect(await json(['users', 'list'])).toContainEqual(expect.objectContaining({ username: 'testrest', operator: true }))
+    expect((await run(['users', 'list'])).stdout).toMatch(/^\S+\ttestrest\ttestrest\t\S+\tactive\toperator\t/m)
+    expect(await run(['users', 'revoke-operator', 'testrest'])).toMatchObject({ code: 0, stdout: 'testrest (organization testrest) is no longer an operator.\n' })
+    expect(await json(['users', 'list'])).toContainEqual(expect.objectContaining({ username: 'testrest', operator: false }))
+    expect(await run(['users', 'grant-operator', 'nobody'])).toEqual({ code: 1, stdout: '', stderr: 'finapi: no merchant user nobody (see finapi users list)\n' })
+  })
+
   it('prints a JSON array with --json wherever it lists things, and never a secret', async () => {
     const keys = await json(['keys', 'list'])
     expect(keys.map((k) => k['type'])).toContain('application')

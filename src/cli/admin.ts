@@ -229,12 +229,29 @@ function users(program: Command, cli: CliContext): void {
     .command('list')
     .usage('[--json]')
     .summary('list merchant users')
-    .description('list merchant users: customer, organization, username, credential, status, created (revoke one with finapi credentials revoke <credential>)')
+    .description('list merchant users: customer, organization, username, credential, status, role (operator or -), created (revoke one with finapi credentials revoke <credential>)')
     .option(JSON_FLAG, JSON_DESCRIPTION)
     .action(async (options: Json) => {
       const rows = await cli.withServices(({ merchantUsers }) => merchantUsers.list())
-      printRows(rows, options.json, ['customer', 'organization', 'username', 'credential', 'status', 'created'], (u) => [u.id, u.organizationId, u.username, u.credentialId, u.status, u.createdAt])
+      const header = ['customer', 'organization', 'username', 'credential', 'status', 'role', 'created']
+      printRows(rows, options.json, header, (u) => [u.id, u.organizationId, u.username, u.credentialId, u.status, u.operator ? 'operator' : '-', u.createdAt])
     })
+  for (const [name, operator] of [['grant-operator', true], ['revoke-operator', false]] as const) {
+    users
+      .command(name)
+      .summary(operator ? 'make a merchant user an operator of the console' : 'take the operator role back')
+      .description(
+        operator
+          ? "make a merchant user an operator: in the console (/console/operators) they also see every organization, and every organization's merchant users, reporting keys and OAuth clients, and can create and revoke them"
+          : 'take the operator role back from a merchant user: the operator pages answer 404 to them from their next request',
+      )
+      .argument('<username>', 'what the merchant user signs in with (see finapi users list)')
+      .action(async (username: string) => {
+        const user = await cli.withServices(({ merchantUsers }) => merchantUsers.setOperator(username, operator))
+        if (!user) throw new CliError(`no merchant user ${username} (see finapi users list)`)
+        say(operator ? `${user.username} (organization ${user.organizationId}) is an operator.` : `${user.username} (organization ${user.organizationId}) is no longer an operator.`)
+      })
+  }
 }
 
 function credentials(program: Command, cli: CliContext): void {

@@ -10,6 +10,7 @@ import type { Clock } from '../platform/clock.js'
 import type { Db } from '../platform/db/database.js'
 import type { Feature } from '../platform/feature.js'
 import { consoleErrors } from './errors.js'
+import { consoleOperators, type ConsoleOperatorDeps } from './operators/routes.js'
 import { consoleOverview, type ConsoleOverviewDeps } from './overview/routes.js'
 import { PAGE_HEADERS } from './layout.js'
 import { consoleReports, type ConsoleReportDeps } from './reports/routes.js'
@@ -24,13 +25,13 @@ export interface ConsoleServices {
   sessions: ConsoleSessionService
 }
 
-export interface ConsoleDeps extends ConsoleSubscriptionDeps, ConsoleReportDeps, ConsoleOverviewDeps, ConsoleKeyDeps, ConsoleRequestDeps, ConsoleWebhookDeps {
+export interface ConsoleDeps extends ConsoleSubscriptionDeps, ConsoleReportDeps, ConsoleOverviewDeps, ConsoleKeyDeps, ConsoleRequestDeps, ConsoleWebhookDeps, ConsoleOperatorDeps {
   db: Pick<Db, 'kysely'>
   clock: Clock
   secretsKey: string
   settings: ConsoleSessionSettings
   identity: Pick<IdentityService, 'verify' | 'listCredentials'>
-  merchantUsers: Pick<MerchantUserService, 'organizationOf'>
+  merchantUsers: Pick<MerchantUserService, 'organizationOf' | 'isOperator'>
   organizations: Pick<OrganizationService, 'mayActFor' | 'descendants' | 'find'>
   /** The consent page's sign-in throttle (built with OAuth's createClientThrottle and its limits). */
   throttle: SignInThrottle
@@ -53,6 +54,7 @@ export function consoleFeature(deps: ConsoleDeps): Feature<ConsoleServices> {
         await consoleKeys(scope, deps)
         await consoleRequests(scope, deps)
         await consoleWebhooks(scope, deps)
+        await consoleOperators(scope, deps)
       },
     },
     housekeeping: [{ name: 'console sessions', prune: () => sessions.prune() }],

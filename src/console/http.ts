@@ -31,7 +31,7 @@ export function session(request: FastifyRequest): ConsoleSession {
   return request.consoleSession
 }
 
-export const chrome = (s: ConsoleSession): Chrome => ({ actingId: s.actingId, csrfToken: s.csrfToken })
+export const chrome = (s: ConsoleSession): Chrome => ({ actingId: s.actingId, csrfToken: s.csrfToken, operator: s.operator })
 
 /** One form field as text ('' when absent); a repeated field is refused as a forged or broken form. */
 export function field(request: FastifyRequest, name: string): string {

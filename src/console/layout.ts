@@ -70,9 +70,12 @@ export const PAGE_HEADERS = {
 export interface Chrome {
   actingId: string
   csrfToken: string
+  /** Shows the operators' entry in the navigation. */
+  operator?: boolean
 }
 
-const NAV: [string, string][] = [
+/** The navigation: path, label, and whether only operators see it. */
+const NAV: [string, string, 'operators'?][] = [
   ['/console', 'Home'],
   ['/console/overview', 'Overview'],
   ['/console/reports', 'Reports'],
@@ -81,6 +84,7 @@ const NAV: [string, string][] = [
   ['/console/keys', 'API keys'],
   ['/console/requests', 'Request log'],
   ['/console/organization', 'Organization'],
+  ['/console/operators', 'Operators', 'operators'],
 ]
 
 export function page(title: string, body: Html, chrome?: Chrome): string {
@@ -97,7 +101,7 @@ export function page(title: string, body: Html, chrome?: Chrome): string {
 <a class="skip" href="#main">Skip to content</a>
 <header><div class="bar"><span class="site">finapi console</span>
 ${chrome
-  ? html`<nav aria-label="Console"><ul>${NAV.map(([href, label]) => html`<li><a href="${href}">${label}</a></li>`)}</ul></nav>
+  ? html`<nav aria-label="Console"><ul>${NAV.filter(([, , only]) => !only || chrome.operator).map(([href, label]) => html`<li><a href="${href}">${label}</a></li>`)}</ul></nav>
 <span class="muted">Acting for <strong>${chrome.actingId}</strong></span>
 <form class="inline" method="post" action="/console/sign-out">${csrfField(chrome.csrfToken)}<button type="submit" class="secondary">Sign out</button></form>`
   : ''}

@@ -3,7 +3,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify'
 import type { App } from '../platform/http/app.js'
 import { acceptFormsOnly } from '../oauth/form.js'
-import { forbidden, unauthenticated } from '../platform/errors.js'
+import { forbidden, notFound, unauthenticated } from '../platform/errors.js'
 import { randomSecret } from '../platform/crypto.js'
 import { PRE_COOKIE, SESSION_COOKIE, chrome, cookie, cookieOf, field, sendPage, session } from './http.js'
 import { PAGE_HEADERS, STYLESHEET, csrfField, errorPage, html, page } from './layout.js'
@@ -40,6 +40,8 @@ export async function consoleBase(scope: App, deps: ConsoleRouteDeps): Promise<v
       if (request.method === 'GET' || request.method === 'HEAD') return reply.redirect('/console/sign-in', 303)
       throw unauthenticated()
     }
+    // The operators' pages are not there for anyone else, whatever the form carries (operators/access.ts).
+    if (path.startsWith('/console/operators') && !found.operator) throw notFound()
     if (request.method === 'POST' && !sessions.csrfMatches(found, ((request.body ?? {}) as Record<string, unknown>)['csrf_token'])) throw forbidden()
     request.consoleSession = found
   })
@@ -109,6 +111,7 @@ ${failed ? html`<p class="error" id="sign-in-error" role="alert">That username a
 <li><a href="/console/webhooks">Webhooks</a>: subscriptions, test sends, the delivery log with replays, and signing keys</li>
 <li><a href="/console/keys">API keys</a>: reporting keys and JWT certificates; create and revoke</li>
 <li><a href="/console/requests">API request log</a>: the organization's API calls, and one found by its correlation id</li>
+${s.operator ? html`<li><a href="/console/operators">Operators</a>: every organization, and their merchant users, reporting keys and OAuth clients</li>` : ''}
 </ul></section>`,
         chrome(s),
       ),

@@ -4,6 +4,7 @@
 import type { OrganizationService } from '../organizations/service.js'
 import type { Feature } from '../platform/feature.js'
 import * as m0007 from '../migrations/0007_source_lockouts.js'
+import * as m0023 from '../migrations/0023_merchant_user_roles.js'
 import { SANDBOX_MERCHANT_USERS, activeSandboxMerchantUsers, createMerchantUserService, type MerchantUserService } from './merchant-users/service.js'
 import { createIdentityService, pruneRevokedSoftCredentials, pruneSessions, pruneSourceFailures, type IdentityDeps, type IdentityService } from './service.js'
 
@@ -24,7 +25,7 @@ export function identityFeature(deps: IdentityDeps & { organizations: Pick<Organ
       { name: 'sign-in failures per source', prune: () => pruneSourceFailures(deps.db, deps.clock) },
     ],
     // Customers, credentials and sessions were made with banking's accounts (0002, banking's).
-    migrations: { '0007_source_lockouts': m0007 },
+    migrations: { '0007_source_lockouts': m0007, '0023_merchant_user_roles': m0023 },
     sandbox: {
       // Each hashes a published password (scrypt): side by side.
       seed: async () => void (await Promise.all(SANDBOX_MERCHANT_USERS.map((user) => merchantUsers.ensure(user)))),

@@ -280,15 +280,29 @@ export async function upsertCredential(db: Executor, row: Insertable<Credentials
     .execute()
 }
 
-/** Every merchant user with its credential (never its hash). */
-export function listMerchantUsers(db: Executor, kind: string) {
-  return db
+/** Merchant users with their credential (never its hash) and whether each has `role`; of one organization, or all. */
+export function listMerchantUsers(db: Executor, kind: string, role: string, filter: { organizationId?: string; id?: string; username?: string } = {}) {
+  let query = db
     .selectFrom('customers as c')
     .innerJoin('credentials as k', 'k.customer_id', 'c.id')
-    .select(['c.id', 'c.organization_id', 'c.created_at', 'k.id as credential_id', 'k.lookup_key as username', 'k.locked_until', 'k.revoked_at'])
+    .leftJoin('merchant_user_roles as r', (j) => j.onRef('r.customer_id', '=', 'c.id').on('r.role', '=', role))
+    .select(['c.id', 'c.organization_id', 'c.created_at', 'k.id as credential_id', 'k.lookup_key as username', 'k.locked_until', 'k.revoked_at', 'r.role'])
     .where('c.organization_id', 'is not', null)
     .where('k.kind', '=', kind)
-    .orderBy('c.created_at')
-    .orderBy('c.id')
-    .execute()
+  if (filter.organizationId !== undefined) query = query.where('c.organization_id', '=', filter.organizationId)
+  if (filter.id !== undefined) query = query.where('c.id', '=', filter.id)
+  if (filter.username !== undefined) query = query.where('k.lookup_key', '=', filter.username)
+  return query.orderBy('c.created_at').orderBy('c.id').execute()
+}
+
+export async function hasRole(db: Executor, customerId: string, role: string): Promise<boolean> {
+  return (await db.selectFrom('merchant_user_roles').select('role').where('customer_id', '=', customerId).where('role', '=', role).executeTakeFirst()) !== undefined
+}
+
+export async function grantRole(db: Executor, customerId: string, role: string, at: string): Promise<void> {
+  await db.insertInto('merchant_user_roles').values({ customer_id: customerId, role, granted_at: at }).onConflict((oc) => oc.columns(['customer_id', 'role']).doNothing()).execute()
+}
+
+export async function takeRole(db: Executor, customerId: string, role: string): Promise<void> {
+  await db.deleteFrom('merchant_user_roles').where('customer_id', '=', customerId).where('role', '=', role).execute()
 }

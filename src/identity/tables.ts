@@ -1,4 +1,5 @@
-// Table types of customers, their credentials and sessions (migrations 0002, 0004, 0007 and 0014).
+// Table types of customers, their credentials and sessions (migrations 0002, 0004, 0007 and 0014), and merchant
+// users' roles (0023).
 
 export interface CustomersTable {
   id: string
@@ -52,12 +53,20 @@ export interface SourceSignInFailuresTable {
   expires_at: string
 }
 
+/** A role a merchant user has (0023): 'operator', given and taken back with the CLI. */
+export interface MerchantUserRolesTable {
+  customer_id: string
+  role: string
+  granted_at: string
+}
+
 /** Identity's tables, by name: its part of the Database type (platform/db/schema.ts). */
 export interface IdentityTables {
   customers: CustomersTable
   credentials: CredentialsTable
   sessions: SessionsTable
   source_sign_in_failures: SourceSignInFailuresTable
+  merchant_user_roles: MerchantUserRolesTable
 }
 
 declare module '../platform/db/schema.js' {

@@ -2,7 +2,9 @@
 // session cookie, after the session went idle, after sign-out and after the user was revoked (a page leads to the
 // sign-in page, a form is refused 401); every form without its CSRF token or with another session's (403); and
 // another merchant's report, subscription, webhook subscription, notification or signing key answered exactly as one
-// nobody has (404).
+// nobody has (404). The operators' routes are sent as a merchant user with the operator role: a merchant user
+// without it naming a real record, and an operator naming one nobody has, answer alike (404), and every one of them
+// answers a merchant user who is not an operator as a page that does not exist.
 import { afterAll, beforeAll, expect } from 'vitest'
 import type { Transaction } from '../../src/reporting/transactions/catalog.js'
 import { insertTransactions } from '../../src/reporting/transactions/repository.js'
@@ -17,8 +19,11 @@ let t: TestApp
 let mine: string
 let theirs: string
 let fresh = 0
+let operatorPassword: string
 beforeAll(async () => {
   t = await startTestApp({ clock: new FakeClock(new Date('2026-02-01T00:00:00Z')), env: { REQUEST_LOG: 'on' } })
+  operatorPassword = (await t.app.services.merchantUsers.create({ organizationId: 'testrest', username: 'sec-operator' })).password
+  await t.app.services.merchantUsers.setOperator('sec-operator', true)
   const rows: Transaction[] = ['testrest', 'othermerchant'].map((organizationId, i) => ({
     organizationId,
     requestId: `9200000000000000000${i}`,
@@ -74,15 +79,21 @@ async function signedIn(username = 'testrest', password = 'Testrest-1'): Promise
   return { b, csrf: csrfOf((await b.get('/console')).text) }
 }
 
+/** A session that may send the route: the operator's for an operators' route, testrest's for any other. */
+const signedInFor = (route: ConsoleRoute) => (route.operator ? signedIn('sec-operator', operatorPassword) : signedIn())
+
 /** testrest's own identifier for the route: its report, or a subscription made for this call (a form may delete it). */
 async function ownId(route: ConsoleRoute): Promise<string> {
   if (route.names === 'report') return mine
-  if (route.names === 'key') return (await t.app.services.reportingKeys.create('testrest')).key.id
+  const services = t.app.services
+  if (route.names === 'key') return (await services.reportingKeys.create('testrest')).key.id
   if (route.names === 'request') return 'sec-mine'
   const wh = t.app.services.webhooks
   if (route.names === 'webhook') return (await wh.subscriptions.create(TESTREST, HOOK)).webhookId
   if (route.names === 'notification') return wh.subscriptions.queueTest(TESTREST, webhooks.mine, 'test')
   if (route.names === 'signingKey') return (await wh.keys.save(TESTREST, {})).keyInformation.keyId
+  if (route.names === 'merchant user') return (await services.merchantUsers.create({ organizationId: 'testrest', username: `sec-own-${++fresh}` })).user.id
+  if (route.names === 'OAuth client') return (await services.oauth.clients.create({ name: `own ${++fresh}`, scopes: ['reporting'], redirectUris: [], public: false, organizationId: 'testrest' })).client.id
   if (route.names !== 'subscription') return ''
   const name = `own_${++fresh}`
   expect((await subscription(TESTREST_KEY, name)).status).toBe(200)
@@ -100,7 +111,7 @@ describeSecuritySuite<ConsoleRoute>({
   family: 'console',
   routes: CONSOLE_ROUTES,
   async allowed(route) {
-    const { b, csrf } = await signedIn()
+    const { b, csrf } = await signedInFor(route)
     return send(b, route, await ownId(route), csrf)
   },
   refusals: {
@@ -141,13 +152,20 @@ describeSecuritySuite<ConsoleRoute>({
   tenancy: {
     applies: (route) => route.names !== undefined,
     async other(route) {
+      // An operator sees every organization's records: the "other" here is a merchant user who is not an operator,
+      // naming a record that exists.
+      if (route.operator) {
+        const { b, csrf } = await tenant()
+        return send(b, route, await ownId(route), csrf)
+      }
       const { b, csrf } = await tenant()
-      const id = { report: theirs, subscription: 'theirs', key: OTHER_KEY.id, request: 'sec-theirs', webhook: webhooks.theirs, notification: webhooks.theirNotification, signingKey: webhooks.theirKey }[route.names!]
+      const id = { report: theirs, subscription: 'theirs', key: OTHER_KEY.id, request: 'sec-theirs', webhook: webhooks.theirs, notification: webhooks.theirNotification, signingKey: webhooks.theirKey }[route.names as string]!
       return send(b, route, id, csrf)
     },
     async unknown(route) {
-      const { b, csrf } = await tenant()
-      return send(b, route, route.names === 'subscription' || route.names === 'request' ? 'nobody_has_this' : UNKNOWN_ID, csrf)
+      const { b, csrf } = route.operator ? await signedInFor(route) : await tenant()
+      const byName = ['subscription', 'request', 'merchant user', 'OAuth client'].includes(route.names!)
+      return send(b, route, byName ? 'nobody_has_this' : UNKNOWN_ID, csrf)
     },
     expectUnknown(res) {
       expect(res.status, res.text.slice(0, 300)).toBe(404)
@@ -159,16 +177,37 @@ describeSecuritySuite<ConsoleRoute>({
       title: 'refuses a form without its CSRF token, or with another session’s, with 403 and a page saying so',
       applies: (route) => route.method === 'POST',
       async run(route) {
-        const { b } = await signedIn()
-        const other = await signedIn()
+        const { b } = await signedInFor(route)
+        const other = await signedInFor(route)
         for (const res of [await send(b, route, await ownId(route)), await send(b, route, await ownId(route), other.csrf)]) {
           expect(res.status).toBe(403)
           expect(res.text).toContain('did not come from this console')
         }
       },
     },
+    {
+      title: 'answers a merchant user who is not an operator as a page that does not exist (404), and changes nothing',
+      applies: (route) => route.operator === true,
+      async run(route) {
+        const { b, csrf } = await signedIn()
+        const nowhere = await b.get('/console/no-such-page')
+        expect(nowhere.status).toBe(404)
+        const id = await ownId(route)
+        const before = await records()
+        const res = await send(b, route, id, csrf)
+        expect(res.status).toBe(404)
+        expect(res.text).toBe(nowhere.text)
+        expect(await records()).toEqual(before)
+      },
+    },
   ],
 })
+
+/** What the operators' forms change: organizations, merchant users, reporting keys and OAuth clients with their states. */
+async function records() {
+  const s = t.app.services
+  return JSON.stringify([await s.organizations.list(), await s.merchantUsers.list(), await s.reportingKeys.list(), await s.oauth.clients.list()])
+}
 
 let leavers = 0
 async function leaver(): Promise<[string, string]> {

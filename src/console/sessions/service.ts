@@ -31,6 +31,8 @@ export interface ConsoleSession {
   actingId: string
   csrfToken: string
   expiresAt: string
+  /** A merchant user with the operator role (read at every request: taking it back counts at once). */
+  operator: boolean
 }
 
 export type SignInOutcome =
@@ -63,7 +65,7 @@ export function createConsoleSessionService(deps: {
   secretsKey: string
   settings: ConsoleSessionSettings
   identity: Pick<IdentityService, 'verify' | 'listCredentials'>
-  merchantUsers: Pick<MerchantUserService, 'organizationOf'>
+  merchantUsers: Pick<MerchantUserService, 'organizationOf' | 'isOperator'>
   organizations: Pick<OrganizationService, 'mayActFor' | 'descendants' | 'find'>
   throttle: SignInThrottle
 }): ConsoleSessionService {
@@ -73,13 +75,14 @@ export function createConsoleSessionService(deps: {
   const maxMs = deps.settings.maxHours * 3_600_000
   const csrfOf = (token: string) => hmacSha256Hex(csrfKey, token)
 
-  const view = (row: repo.SessionRow, token: string): ConsoleSession => ({
+  const view = (row: repo.SessionRow, token: string, operator: boolean): ConsoleSession => ({
     tokenHash: row.token_hash,
     customerId: row.customer_id,
     organizationId: row.organization_id,
     actingId: row.acting_organization_id ?? row.organization_id,
     csrfToken: csrfOf(token),
     expiresAt: row.expires_at,
+    operator,
   })
 
   return {
@@ -112,7 +115,7 @@ export function createConsoleSessionService(deps: {
         revoked_at: null,
       }
       await repo.insert(db.kysely, row)
-      return { kind: 'signed-in', token, session: view(row, token) }
+      return { kind: 'signed-in', token, session: view(row, token, await deps.merchantUsers.isOperator(verified.customerId)) }
     },
 
     async resolve(token) {
@@ -125,7 +128,7 @@ export function createConsoleSessionService(deps: {
       if (!credentials.some((c) => c.id === row.credential_id && c.status !== 'revoked')) return undefined
       const idle = new Date(Math.min(now + idleMs, Date.parse(row.expires_at))).toISOString()
       await repo.touch(db.kysely, row.token_hash, new Date(now).toISOString(), idle)
-      return view(row, token)
+      return view(row, token, await deps.merchantUsers.isOperator(row.customer_id))
     },
 
     async signOut(session) {

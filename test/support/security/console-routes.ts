@@ -2,7 +2,8 @@
 // form as a signed-in merchant user of testrest may send it. Sign-in and the stylesheet are public
 // (test/support/security/coverage.ts). A route naming a report, subscription, key, call (its correlation id),
 // webhook subscription, notification or webhook signing key names testrest's own when allowed, and another
-// merchant's or one nobody has in the tenancy check, which must answer alike (404).
+// merchant's or one nobody has in the tenancy check, which must answer alike (404). The operators' routes are sent
+// as a merchant user with the operator role; to anyone else they answer 404, as an unknown id does.
 import { makeCertificate } from '../reporting-jwt.js'
 import type { SecuredRoute } from './suite.js'
 
@@ -11,7 +12,9 @@ export interface ConsoleRoute extends SecuredRoute {
   /** The path, with `{id}` for the report or subscription it names, if any. */
   path: string
   /** What the identifier names, for the tenancy check. */
-  names?: 'report' | 'subscription' | 'key' | 'request' | 'webhook' | 'notification' | 'signingKey'
+  names?: 'report' | 'subscription' | 'key' | 'request' | 'webhook' | 'notification' | 'signingKey' | 'merchant user' | 'OAuth client'
+  /** Only for operators: anyone else gets the 404 of a page that does not exist. */
+  operator?: true
   /** The form a POST sends (beside its CSRF token). */
   form?: () => Record<string, string | string[]>
   /** The status an allowed call answers with. */
@@ -97,4 +100,36 @@ export const CONSOLE_ROUTES: readonly ConsoleRoute[] = [
   { route: 'GET /console/webhooks/keys', method: 'GET', path: '/console/webhooks/keys', allowed: 200 },
   { route: 'POST /console/webhooks/keys', method: 'POST', path: '/console/webhooks/keys', form: () => ({ expiryDuration: '30' }), allowed: 200 },
   { route: 'POST /console/webhooks/keys/:id/revoke', method: 'POST', path: '/console/webhooks/keys/{id}/revoke', names: 'signingKey', form: () => ({}), allowed: 303 },
+  ...operatorRoutes(),
 ]
+
+function operatorRoutes(): ConsoleRoute[] {
+  const operator = true as const
+  return [
+    { route: 'GET /console/operators', method: 'GET', path: '/console/operators', operator, allowed: 200 },
+    {
+      route: 'POST /console/operators/organizations',
+      method: 'POST',
+      path: '/console/operators/organizations',
+      operator,
+      form: () => ({ id: `sec_org_${++created}`, type: 'merchant', parentId: 'testrest_acct', name: 'Security' }),
+      allowed: 303,
+    },
+    { route: 'GET /console/operators/users', method: 'GET', path: '/console/operators/users?org=testrest', operator, allowed: 200 },
+    { route: 'POST /console/operators/users', method: 'POST', path: '/console/operators/users', operator, form: () => ({ organizationId: 'testrest', username: `sec-user-${++created}`, password: '' }), allowed: 200 },
+    { route: 'POST /console/operators/users/:id/revoke', method: 'POST', path: '/console/operators/users/{id}/revoke', names: 'merchant user', operator, form: () => ({}), allowed: 303 },
+    { route: 'GET /console/operators/keys', method: 'GET', path: '/console/operators/keys', operator, allowed: 200 },
+    { route: 'POST /console/operators/keys', method: 'POST', path: '/console/operators/keys', operator, form: () => ({ organizationId: 'testrest' }), allowed: 200 },
+    { route: 'POST /console/operators/keys/:id/revoke', method: 'POST', path: '/console/operators/keys/{id}/revoke', names: 'key', operator, form: () => ({}), allowed: 303 },
+    { route: 'GET /console/operators/clients', method: 'GET', path: '/console/operators/clients', operator, allowed: 200 },
+    {
+      route: 'POST /console/operators/clients',
+      method: 'POST',
+      path: '/console/operators/clients',
+      operator,
+      form: () => ({ name: `Security ${++created}`, organizationId: 'testrest', scopes: 'reporting', redirectUris: '' }),
+      allowed: 200,
+    },
+    { route: 'POST /console/operators/clients/:id/revoke', method: 'POST', path: '/console/operators/clients/{id}/revoke', names: 'OAuth client', operator, form: () => ({}), allowed: 303 },
+  ]
+}
