@@ -6,7 +6,7 @@
 // each page's p50, p95 and p99 as the client saw them (127.0.0.1: what the server took, plus the loopback).
 // SQLite always; PostgreSQL too with BENCH_PG_URL (e.g. postgres://postgres@127.0.0.1:55432/postgres), each in a
 // process of its own. BENCH_PAGES=overview,reports measures only the pages whose path contains one of the texts.
-import { spawn, type ChildProcess } from 'node:child_process'
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process'
 import { mkdtempSync, openSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -38,6 +38,10 @@ const PAGES: readonly string[] = [
   '/console/webhooks/new',
   '/console/webhooks/deliveries',
   '/console/webhooks/keys',
+  '/console/operators',
+  '/console/operators/users',
+  '/console/operators/keys',
+  '/console/operators/clients',
 ]
 
 const cookieValue = (setCookie: string | string[] | undefined, name: string) =>
@@ -81,6 +85,9 @@ async function run(dialect: string) {
     const url = `http://127.0.0.1:${port}`
     await waitFor(`${url}/health/ready`, server)
     const cookie = await signIn(url)
+    // testrest an operator too, for the operators' pages (the role is read at every request).
+    const grant = spawnSync(process.execPath, [BIN, 'users', 'grant-operator', 'testrest'], { env, encoding: 'utf8' })
+    if (grant.status !== 0) throw new Error(`grant-operator: ${grant.stderr}`)
     const only = process.env['BENCH_PAGES']?.split(',')
     console.log(`${CALLS} sequential requests a page, ${ROWS.toLocaleString('en')} transactions, logs to ${log} (ms)`)
     console.log(`${'page'.padEnd(72)}   p50    p95    p99`)

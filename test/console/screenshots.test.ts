@@ -28,6 +28,7 @@ const SCREENSHOTS: readonly { file: string; path: string }[] = [
   { file: 'requests.png', path: '/console/requests' },
   { file: 'webhooks.png', path: '/console/webhooks/new' },
   { file: 'webhook-deliveries.png', path: '/console/webhooks/deliveries' },
+  { file: 'operators.png', path: '/console/operators' },
 ]
 
 /** A month of sales and refunds in two currencies, settled and funded, for the overview's charts. */
@@ -63,6 +64,8 @@ describeWithBrowser("the console's screenshots in the docs", () => {
     const now = Date.parse('2026-02-01T15:00:00Z')
     t = await startTestApp({ clock: new FakeClock(new Date(now)), env: { REQUEST_LOG: 'on' } })
     await insertTransactions(t.db.kysely, t.db.dialect, month(now))
+    // testrest an operator, for the operators' page (as `finapi users grant-operator testrest` makes it).
+    await t.app.services.merchantUsers.setOperator('testrest', true)
     // A few signed calls, for the request log to show (written on the clock's timer, which advancing runs).
     for (const path of ['/reporting/v3/report-definitions', '/reporting/v3/report-subscriptions', '/reporting/v3/reports?nothing=1']) {
       await t.call('GET', path, { headers: signedHeaders({ method: 'GET', path, key: TESTREST_KEY, date: t.clock.now() }) })
