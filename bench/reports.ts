@@ -5,7 +5,8 @@
 // PostgreSQL (BENCH_PG_URL, e.g. postgres://postgres@127.0.0.1:55432/postgres). The transactions are generated once
 // per row count and database (cached: a file in the temp folder; a database named finapi_bench_reports_<rows>).
 // Peak RSS: the server's VmHWM after generating and after the downloads (its whole life, start-up included), and
-// /usr/bin/time's for the baselines. BENCH_NODE_OPTIONS is passed to the server as NODE_OPTIONS.
+// /usr/bin/time's for the baselines. BENCH_NODE_OPTIONS is passed to the server as NODE_OPTIONS; BENCH_PROFILE=<dir>
+// writes a CPU profile of the server (node --cpu-prof).
 // BENCH_FIELDS=all reports the reference's full TransactionRequestClass (503 fields) instead of the 20.
 import { spawn, spawnSync } from 'node:child_process'
 import { mkdirSync, readFileSync, rmSync, statSync } from 'node:fs'
@@ -83,23 +84,32 @@ async function prepare(dialect: 'sqlite' | 'postgres'): Promise<{ url: string; r
   return { url, rows }
 }
 
-function baseline(dialect: 'sqlite' | 'postgres', url: string): { seconds: number; peakMb: number; bytes: number } {
+function baseline(dialect: 'sqlite' | 'postgres', url: string): { seconds: number; cpu: number; peakMb: number; bytes: number } {
   const out = join(tmpdir(), `finapi-bench-baseline-${process.pid}.csv`)
   const query = baselineSql(dialect)
   const args = dialect === 'sqlite' ? ['sqlite3', '-csv', '-header', url.slice('sqlite:'.length), query] : ['psql', url, '-X', '-q', '-c', `copy (${query}) to stdout csv header`]
   const started = performance.now()
-  const res = spawnSync('sh', ['-c', `/usr/bin/time -f '%M' "$@" > ${out}`, 'sh', ...args], { encoding: 'utf8' })
+  const res = spawnSync('sh', ['-c', `/usr/bin/time -f '%U %S %M' "$@" > ${out}`, 'sh', ...args], { encoding: 'utf8' })
   const seconds = (performance.now() - started) / 1000
   if (res.status !== 0) throw new Error(`baseline failed: ${res.stderr}`)
   const bytes = statSync(out).size
   rmSync(out)
-  return { seconds, peakMb: Number(res.stderr.trim().split('\n').at(-1)) / 1024, bytes }
+  const [user, system, peakKb] = res.stderr.trim().split('\n').at(-1)!.split(' ').map(Number)
+  // CPU seconds: on a shared machine they move far less than the wall time (psql's own only; the server's are its backend's).
+  return { seconds, cpu: user! + system!, peakMb: peakKb! / 1024, bytes }
 }
 
+/** The process's CPU seconds so far (user + system), from /proc. */
+const cpuSeconds = (pid: number) => {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ')
+  return (Number(fields[11]) + Number(fields[12])) / 100
+}
 const vm = (pid: number, field: string) => Number(/(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8').split('\n').find((l) => l.startsWith(field)) ?? '')?.[1] ?? 0) / 1024
 
 async function ours(url: string) {
-  const child = spawn(process.execPath, [BIN, 'serve'], { env: { PATH: process.env['PATH'], MODE: 'sandbox', DATABASE_URL: url, PORT: '0', LOG_LEVEL: 'warn', JOBS_POLL_MS: '50', MERCHANT_API_RATE_LIMIT_PER_MINUTE: '100000000', ...(process.env['BENCH_NODE_OPTIONS'] ? { NODE_OPTIONS: process.env['BENCH_NODE_OPTIONS'] } : {}) }, stdio: ['ignore', 'pipe', 'inherit'] })
+  // BENCH_PROFILE=<dir>: a CPU profile of the server's whole life (node --cpu-prof), written when it stops.
+  const profile = process.env['BENCH_PROFILE'] ? ['--cpu-prof', '--cpu-prof-dir', process.env['BENCH_PROFILE']] : []
+  const child = spawn(process.execPath, [...profile, BIN, 'serve'], { env: { PATH: process.env['PATH'], MODE: 'sandbox', DATABASE_URL: url, PORT: '0', LOG_LEVEL: 'warn', JOBS_POLL_MS: '50', MERCHANT_API_RATE_LIMIT_PER_MINUTE: '100000000', ...(process.env['BENCH_NODE_OPTIONS'] ? { NODE_OPTIONS: process.env['BENCH_NODE_OPTIONS'] } : {}) }, stdio: ['ignore', 'pipe', 'inherit'] })
   const base = await new Promise<string>((resolve, reject) => {
     let text = ''
     child.stdout.on('data', (d: Buffer) => {
@@ -116,6 +126,7 @@ async function ours(url: string) {
   try {
     const body = JSON.stringify({ reportDefinitionName: 'TransactionRequestClass', reportName: `bench ${Date.now()}`, reportFields: FIELDS, timezone: 'GMT', reportStartTime: FROM, reportEndTime: TO })
     const started = performance.now()
+    const cpuBefore = cpuSeconds(child.pid!)
     const created = await call('POST', '/reporting/v3/reports', body)
     if (created.statusCode !== 201) throw new Error(`POST /reports: ${created.statusCode} ${await created.body.text()}`)
     await created.body.dump()
@@ -128,6 +139,7 @@ async function ours(url: string) {
       if (status === 'ERROR' || status === 'NO_DATA') throw new Error(`report ended ${status}`)
     }
     const generation = (performance.now() - started) / 1000
+    const generationCpu = cpuSeconds(child.pid!) - cpuBefore
     const afterGeneration = vm(child.pid!, 'VmHWM')
     // Printed now too: a download that fails still leaves the generation's figures.
     process.stdout.write(`  (generated in ${generation.toFixed(2)} s; server peak RSS ${afterGeneration.toFixed(0)} MB)\n`)
@@ -142,9 +154,11 @@ async function ours(url: string) {
     }
     const gzip = await fetchAll({ 'accept-encoding': 'gzip' })
     const plain = await fetchAll({})
-    return { generation, gzip, plain, afterGeneration, peakMb: vm(child.pid!, 'VmHWM'), rssMb: vm(child.pid!, 'VmRSS') }
+    return { generation, generationCpu, gzip, plain, afterGeneration, peakMb: vm(child.pid!, 'VmHWM'), rssMb: vm(child.pid!, 'VmRSS') }
   } finally {
     child.kill('SIGTERM')
+    // The profile is written as the server exits.
+    if (profile.length) await new Promise((resolve) => child.once('exit', resolve))
   }
 }
 
@@ -160,6 +174,7 @@ for (const dialect of (['sqlite', ...(PG_URL ? ['postgres' as const] : [])] as c
       `\n${dialect}, ${rows} rows × ${FIELDS.length} fields (${fmt(run.plain.bytes / MB, 1)} MB of CSV, ${fmt(run.gzip.bytes / MB, 1)} MB stored gzip)`,
       `  ${label.padEnd(34)} ${fmt(base.seconds)} s, peak RSS ${fmt(base.peakMb, 0)} MB (${fmt(base.bytes / MB, 1)} MB written)`,
       `  finapi POST → stored file          ${fmt(run.generation)} s (${fmt(run.generation / base.seconds)}× the baseline)`,
+      `  CPU seconds, finapi's server / the baseline's client  ${fmt(run.generationCpu)} / ${fmt(base.cpu)} (${fmt(run.generationCpu / base.cpu)}×)`,
       `  download, gzip as stored            ${fmt(run.gzip.seconds)} s: ${fmt(run.gzip.bytes / MB / run.gzip.seconds, 0)} MB/s sent, ${fmt(run.plain.bytes / MB / run.gzip.seconds, 0)} MB/s of CSV`,
       `  download, decompressed              ${fmt(run.plain.seconds)} s: ${fmt(run.plain.bytes / MB / run.plain.seconds, 0)} MB/s`,
       `  server peak RSS (VmHWM, whole life) ${fmt(run.afterGeneration, 0)} MB after generating, ${fmt(run.peakMb, 0)} MB after the downloads; RSS then ${fmt(run.rssMb, 0)} MB`,

@@ -182,6 +182,7 @@ export function createServices(config: Config, infrastructure: Infrastructure, o
   const reporting = reportingFeature({
     db: db.kysely,
     dialect: db.dialect,
+    bulk: db.bulk,
     clock,
     merchantApi: merchantApi.services,
     organizations: organizations.services,

@@ -31,9 +31,17 @@ export function recoverFormula(cell: string): string {
   return NEUTRALIZED.test(cell) ? cell.slice(1) : cell
 }
 
+/** What needs quoting. */
+const QUOTED = /[",\r\n]/
+
 /** One CSV cell: neutralized, then quoted when it holds a comma, quote, CR or LF, quotes doubled; absent is empty. */
 export function csvCell(value: string | number | null | undefined): string {
   if (value === undefined || value === null) return ''
+  // Most cells (a report writes millions) start with none of `= + - @ tab CR '` and need no quotes: as they are.
+  if (typeof value === 'string') {
+    const c = value.charCodeAt(0)
+    if (c !== 61 && c !== 43 && c !== 45 && c !== 64 && c !== 9 && c !== 13 && c !== 39 && !QUOTED.test(value)) return value
+  }
   const text = neutralizeFormula(String(value))
-  return /[",\r\n]/.test(text) ? `"${text.replaceAll('"', '""')}"` : text
+  return QUOTED.test(text) ? `"${text.replaceAll('"', '""')}"` : text
 }

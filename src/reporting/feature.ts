@@ -5,7 +5,7 @@
 import type { OrganizationService } from '../organizations/service.js'
 import type { BlobStore } from '../platform/blobs/types.js'
 import type { Clock } from '../platform/clock.js'
-import type { Dialect, Executor } from '../platform/db/database.js'
+import type { BulkReads, Dialect, Executor } from '../platform/db/database.js'
 import type { Feature } from '../platform/feature.js'
 import * as m0009 from '../migrations/0009_transactions.js'
 import * as m0013 from '../migrations/0013_report_subscriptions.js'
@@ -61,6 +61,8 @@ export type ReportingRoutes = (scope: App) => Promise<void>
 export interface ReportingDeps {
   db: Executor
   dialect: Dialect
+  /** The database's bulk reads, for report rows. */
+  bulk: BulkReads
   clock: Clock
   organizations: Pick<OrganizationService, 'find' | 'descendants'>
   /** The merchant API family's gateway and errors, which reporting shares with webhooks. */
@@ -112,7 +114,7 @@ export function reportingFeature(deps: ReportingDeps): Feature<ReportingServices
   const definitions = createDefinitionsService()
   const subscriptions = createSubscriptionsService({ db, clock, definitions, limits: deps.reports })
   const onDemand = createOnDemandService({ db: deps.db, organizations: deps.organizations })
-  const transactions = createTransactionService({ db: { kysely: db, dialect: deps.dialect }, clock })
+  const transactions = createTransactionService({ db: { kysely: db, dialect: deps.dialect, bulk: deps.bulk }, clock })
   const reportingClock = createReportingClock({ db, clock, sandbox: deps.sandbox })
   const reports = createReportsService({ db, clock, jobs, definitions, reportingClock, blobs, limits: deps.reports })
   const scheduler = createScheduler({ db, clock, jobs, reports, reportingClock, maxQueued: deps.reports.maxQueued })

@@ -23,6 +23,17 @@ export interface Db {
    * on PostgreSQL but none on SQLite, where two processes starting at once would both apply the same migration.
    */
   exclusively<T>(fn: () => Promise<T>): Promise<T>
+  /** Bulk reads for reports: rows as arrays, with no object per row (see BulkReads). */
+  readonly bulk: BulkReads
+}
+
+/**
+ * Reads of many rows (a report's), as arrays of column values in the select list's order: no object per row, no
+ * Kysely work per row. On SQLite, objects made reading a report's pages 12–24 % slower (better-sqlite3 alone, 200,000 rows).
+ */
+export interface BulkReads {
+  /** One compiled query's rows. SQLite runs it when no transaction holds the connection, as Kysely's own queries. */
+  arrays(query: CompiledQuery): Promise<unknown[][]>
 }
 
 export interface OpenOptions {
@@ -50,9 +61,25 @@ function openSqlite(path: string): Db {
   native.pragma('foreign_keys = ON')
   // Another process (a CLI command, a second server) may hold the write lock for a moment.
   native.pragma('busy_timeout = 5000')
-  const db = wrap(new Kysely<Database>({ dialect: new ImmediateSqliteDialect({ database: withStatementCache(native) }) }), 'sqlite')
+  const kysely = new Kysely<Database>({ dialect: new ImmediateSqliteDialect({ database: withStatementCache(native) }) })
+  const db = wrap(kysely, 'sqlite')
+  // Their own statements: raw mode is a statement's state, and Kysely's cached statements must keep answering objects.
+  const arrayStatements = new Map<string, SQLite.Statement>()
   return {
     ...db,
+    bulk: {
+      // Kysely's connection() waits for any transaction in progress, so a bulk read never sees another's uncommitted rows.
+      arrays: (query) =>
+        kysely.connection().execute(async () => {
+          let statement = arrayStatements.get(query.sql)
+          if (!statement) {
+            statement = native.prepare(query.sql).raw(true)
+            if (arrayStatements.size >= ARRAY_STATEMENT_CACHE_SIZE) arrayStatements.delete(arrayStatements.keys().next().value!)
+            arrayStatements.set(query.sql, statement)
+          }
+          return statement.all(...query.parameters) as unknown[][]
+        }),
+    },
     // BEGIN IMMEDIATE takes the write lock at once (waiting up to busy_timeout for another process's); the migrator's
     // statements run on this same single connection, inside it.
     async exclusively(fn) {
@@ -93,6 +120,8 @@ class ImmediateSqliteDialect extends SqliteDialect {
 }
 
 const STATEMENT_CACHE_SIZE = 500
+/** Bulk reads are a few shapes of report query (fields, filters): a small cache. */
+const ARRAY_STATEMENT_CACHE_SIZE = 50
 
 /**
  * Kysely's SQLite driver prepares every query anew, which costs as much as running it. The SQL text of a query
@@ -118,10 +147,15 @@ function withStatementCache(native: SQLite.Database): SqliteDatabase {
 function openPostgres(url: string, onConnectionError: (error: Error) => void): Db {
   const pool = new pg.Pool({ connectionString: url, max: 10 })
   pool.on('error', onConnectionError)
-  return wrap(new Kysely<Database>({ dialect: new PostgresDialect({ pool }) }), 'postgres')
+  return {
+    ...wrap(new Kysely<Database>({ dialect: new PostgresDialect({ pool }) }), 'postgres'),
+    bulk: {
+      arrays: async (query) => (await pool.query<unknown[]>({ text: query.sql, values: [...query.parameters], rowMode: 'array' })).rows,
+    },
+  }
 }
 
-function wrap(kysely: Kysely<Database>, dialect: Dialect): Db {
+function wrap(kysely: Kysely<Database>, dialect: Dialect): Omit<Db, 'bulk'> {
   return {
     kysely,
     dialect,

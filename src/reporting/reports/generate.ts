@@ -67,7 +67,9 @@ const ROW_SCOPE: Readonly<Record<string, { by?: 'submissionTime'; types?: Transa
 
 /** Speed over size: level 1 compresses CSV about 4:1 at several times level 6's pace. */
 const GZIP_LEVEL = 1
-const CHUNK_CHARS = 64 * 1024
+/** Fewer, larger hand-offs to gzip and to the store: each costs a few stream callbacks and, on disk, a write. */
+const CHUNK_CHARS = 256 * 1024
+const GZIP_CHUNK_BYTES = 64 * 1024
 
 const describe = (err: unknown) => (err instanceof Error ? `${err.name}: ${err.message}` : String(err)).slice(0, 2000)
 
@@ -128,7 +130,7 @@ export function createReportGenerator(deps: GeneratorDeps): (payload: ReportJob,
       bytes += buffer.length
       yield buffer
     }
-    const gzip = createGzip({ level: GZIP_LEVEL })
+    const gzip = createGzip({ level: GZIP_LEVEL, chunkSize: GZIP_CHUNK_BYTES })
     pipeline(Readable.from(content()), gzip).catch((err: unknown) => gzip.destroy(err as Error))
     const blobKey = `reports/${row.organization_id}/${row.id}/${run}.${EXTENSIONS[format] ?? 'dat'}.gz`
     const stored = await blobs.put(blobKey, gzip, { contentType: 'application/gzip' })

@@ -27,7 +27,7 @@ export interface TransactionService {
   reportRows(query: ReportRowQuery, fields: readonly string[], pageSize?: number): AsyncGenerator<ReportRow[]>
 }
 
-export function createTransactionService(deps: { db: Pick<Db, 'kysely' | 'dialect'>; clock: Clock }): TransactionService {
+export function createTransactionService(deps: { db: Pick<Db, 'kysely' | 'dialect' | 'bulk'>; clock: Clock }): TransactionService {
   const { db, clock } = deps
   return {
     importFile: (path, options) => importTransactionFile(db, path, options),
@@ -38,6 +38,6 @@ export function createTransactionService(deps: { db: Pick<Db, 'kysely' | 'dialec
     count: (query) => repo.countTransactions(db.kysely, query),
     countByType: (organizationId) => repo.countByType(db.kysely, organizationId),
     get: (organizationId, requestId) => repo.getTransaction(db.kysely, organizationId, requestId),
-    reportRows: (query, fields, pageSize) => iterateReportRows(db.kysely, db.dialect, query, fields, pageSize),
+    reportRows: (query, fields, pageSize) => iterateReportRows(db, query, fields, pageSize),
   }
 }
