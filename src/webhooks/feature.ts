@@ -20,6 +20,7 @@ import { createDeliveryDeps, createDeliveryService, healthCheckHandler } from '.
 import { SubscriptionSlots } from './delivery/slots.js'
 import { ingestionRoutes, sandboxEventRoutes } from './events/routes.js'
 import { createEventService, type EventService } from './events/service.js'
+import { createSandboxTrigger, type SandboxTrigger } from './events/sandbox.js'
 import { createWebhookCertificateService, type WebhookCertificateService } from './keys/certificates.js'
 import { keyRoutes } from './keys/routes.js'
 import { createWebhookKeyService, type WebhookKeyService } from './keys/service.js'
@@ -40,6 +41,8 @@ export interface WebhooksServices {
   events: EventService
   /** The delivery log (the CLI reads it). */
   notifications: NotificationLog
+  /** Sandbox: fire an event with sample data (the API's POST /sandbox/v1/events and the console's sandbox page). */
+  sandboxTrigger: SandboxTrigger
 }
 
 export interface WebhooksDeps {
@@ -115,10 +118,11 @@ export function webhooksFeature(deps: WebhooksDeps): Feature<WebhooksServices> {
   const events = createEventService({ db, clock, jobs: deps.jobs, organizations: deps.organizations, subscriptions: store, delivery })
   const notifications = createNotificationLog({ delivery })
   const replays = createReplays({ delivery, clock })
+  const sandboxTrigger = createSandboxTrigger({ events, clock })
 
   return {
     name: 'webhooks',
-    services: { keys, certificates, subscriptions, events, notifications },
+    services: { keys, certificates, subscriptions, events, notifications, sandboxTrigger },
     http: {
       errors: deps.merchantApi.errors,
       // `/sandbox/v1`'s unknown paths belong to the reporting feature, which mounts the sandbox clock there.
@@ -131,7 +135,7 @@ export function webhooksFeature(deps: WebhooksDeps): Feature<WebhooksServices> {
         await replayRoutes(scope, { replays, subscriptions, clock })
         await notificationRoutes(scope, { notifications, subscriptions, organizations: deps.organizations })
         await ingestionRoutes(scope, { events })
-        if (settings.mode === 'sandbox') await sandboxEventRoutes(scope, { events, clock })
+        if (settings.mode === 'sandbox') await sandboxEventRoutes(scope, { sandboxTrigger })
       },
     },
     jobs: [
