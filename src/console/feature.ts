@@ -11,6 +11,8 @@ import type { Db } from '../platform/db/database.js'
 import type { Feature } from '../platform/feature.js'
 import { consoleErrors } from './errors.js'
 import { consoleOverview, type ConsoleOverviewDeps } from './overview/routes.js'
+import { consoleOnDemand, type ConsoleOnDemandDeps } from './on-demand/routes.js'
+import { consoleSandbox, type ConsoleSandboxDeps } from './sandbox/routes.js'
 import { PAGE_HEADERS } from './layout.js'
 import { consoleReports, type ConsoleReportDeps } from './reports/routes.js'
 import { consoleBase } from './routes.js'
@@ -22,6 +24,9 @@ export interface ConsoleServices {
 }
 
 export interface ConsoleDeps extends ConsoleSubscriptionDeps, ConsoleReportDeps, ConsoleOverviewDeps {
+  onDemand: ConsoleOnDemandDeps['onDemand']
+  /** Sandbox mode only: the sandbox page's services (its routes exist only then). */
+  sandbox?: ConsoleSandboxDeps
   db: Pick<Db, 'kysely'>
   clock: Clock
   secretsKey: string
@@ -47,6 +52,8 @@ export function consoleFeature(deps: ConsoleDeps): Feature<ConsoleServices> {
         await consoleSubscriptions(scope, deps)
         await consoleReports(scope, deps)
         await consoleOverview(scope, deps)
+        await consoleOnDemand(scope, deps)
+        if (deps.sandbox) await consoleSandbox(scope, deps.sandbox)
       },
     },
     housekeeping: [{ name: 'console sessions', prune: () => sessions.prune() }],

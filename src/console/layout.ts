@@ -75,6 +75,7 @@ const NAV: [string, string][] = [
   ['/console/overview', 'Overview'],
   ['/console/reports', 'Reports'],
   ['/console/subscriptions', 'Subscriptions'],
+  ['/console/on-demand', 'On-demand'],
   ['/console/organization', 'Organization'],
 ]
 

@@ -106,6 +106,8 @@ ${failed ? html`<p class="error" id="sign-in-error" role="alert">That username a
 <li><a href="/console/overview">Overview</a>: the last 30 days of transactions and net funding, by day and currency</li>
 <li><a href="/console/reports">Reports</a>: search, details, downloads and one-time reports</li>
 <li><a href="/console/subscriptions">Subscriptions</a>: scheduled reports, with each next run</li>
+<li><a href="/console/on-demand">On-demand reports</a>: purchases and refunds a page at a time (and as CSV), net funding, batch summaries, conversions, notifications of change</li>
+${deps.sandboxSignIn ? html`<li><a href="/console/sandbox">Sandbox</a>: your reporting clock, sample events, and your sandbox data</li>` : ''}
 </ul></section>`,
         chrome(s),
       ),
