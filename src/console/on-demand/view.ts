@@ -40,7 +40,7 @@ export function detailsTable(body: PurchaseRefundDetails): Html {
   const settlements = new Map((body.settlements ?? []).map((s) => [s.requestId, s]))
   const statuses = new Map((body.settlementStatuses ?? []).map((s) => [s.requestId, s]))
   const first = body.offset + 1
-  return html`<div class="table"><table><caption>Requests ${first} to ${body.offset + body.pageResults}</caption>
+  return html`<div class="table" tabindex="0" role="region" aria-label="Purchases and refunds (scrolls sideways)"><table><caption>Requests ${first} to ${body.offset + body.pageResults}</caption>
 <thead><tr><th scope="col">Request id</th><th scope="col">Type</th><th scope="col">Submitted</th><th scope="col">Amount</th><th scope="col">Currency</th><th scope="col">Method</th><th scope="col">Status</th><th scope="col">Merchant reference</th></tr></thead>
 <tbody>${(body.requestDetails ?? []).map((r) => {
     const s = settlements.get(r.requestId)
@@ -51,14 +51,14 @@ export function detailsTable(body: PurchaseRefundDetails): Html {
 export function fundingTables(body: NetFundings): Html {
   const currencies = [...new Set(body.netTotal.map((t) => t.currency))]
   const of = (list: { currency: string; value: string }[], currency: string) => list.find((t) => t.currency === currency)?.value ?? '0'
-  return html`<div class="table"><table><caption>Totals by currency, ${body.startTime} to ${body.endTime}</caption>
+  return html`<div class="table" tabindex="0" role="region" aria-label="Net funding by currency (scrolls sideways)"><table><caption>Totals by currency, ${body.startTime} to ${body.endTime}</caption>
 <thead><tr><th scope="col">Currency</th><th scope="col">Purchases</th><th scope="col">Refunds</th><th scope="col">Fees</th><th scope="col">Chargebacks</th><th scope="col">Net</th></tr></thead>
 <tbody>${currencies.map(
     (c) =>
       html`<tr><th scope="row">${c}</th><td>${of(body.totalPurchases, c)}</td><td>${of(body.totalRefunds, c)}</td><td>${of(body.totalFees, c)}</td><td>${of(body.totalChargebacks, c)}</td><td><strong>${of(body.netTotal, c)}</strong></td></tr>`,
   )}</tbody></table></div>
 <h3>By type and payment subtype</h3>
-<div class="table"><table><caption>Net funding summaries</caption>
+<div class="table" tabindex="0" role="region" aria-label="Net funding by type (scrolls sideways)"><table><caption>Net funding summaries</caption>
 <thead><tr><th scope="col">Type</th><th scope="col">Subtype</th><th scope="col">Currency</th><th scope="col">Conveyed</th><th scope="col">Conveyed amount</th><th scope="col">Settled</th><th scope="col">Funded</th><th scope="col">Funded amount</th></tr></thead>
 <tbody>${body.netFundingSummaries.map(
     (l) =>
@@ -68,7 +68,7 @@ export function fundingTables(body: NetFundings): Html {
 
 export function summariesTable(body: PaymentBatchSummaries): Html {
   const named = body.paymentBatchSummaries.some((s) => s.merchantId || s.accountId)
-  return html`<div class="table"><table><caption>Batch summaries, ${body.startTime} to ${body.endTime}</caption>
+  return html`<div class="table" tabindex="0" role="region" aria-label="Batch summaries (scrolls sideways)"><table><caption>Batch summaries, ${body.startTime} to ${body.endTime}</caption>
 <thead><tr><th scope="col">Period</th>${named ? html`<th scope="col">Merchant or account</th>` : ''}<th scope="col">Currency</th><th scope="col">Payment subtype</th><th scope="col">Sales</th><th scope="col">Sales amount</th><th scope="col">Credits</th><th scope="col">Credit amount</th></tr></thead>
 <tbody>${body.paymentBatchSummaries.map(
     (s) =>
@@ -87,7 +87,7 @@ export interface Conversion {
 }
 
 export function conversionsTable(list: readonly Conversion[]): Html {
-  return html`<div class="table"><table><caption>${list.length} conversions</caption>
+  return html`<div class="table" tabindex="0" role="region" aria-label="Conversions (scrolls sideways)"><table><caption>${list.length} conversions</caption>
 <thead><tr><th scope="col">Time</th><th scope="col">Request id</th><th scope="col">Merchant reference</th><th scope="col">From</th><th scope="col">To</th><th scope="col">Reviewer</th><th scope="col">Queue</th></tr></thead>
 <tbody>${list.map(
     (c) => html`<tr><td>${c.conversionTime}</td><td>${c.requestId}</td><td>${c.merchantReferenceNumber}</td><td>${c.originalDecision}</td><td>${c.newDecision}</td><td>${c.reviewer}</td><td>${c.queue}</td></tr>`,
@@ -95,7 +95,7 @@ export function conversionsTable(list: readonly Conversion[]): Html {
 }
 
 export function noticesTable(body: NotificationOfChanges): Html {
-  return html`<div class="table"><table><caption>${body.notificationOfChanges.length} notifications of change</caption>
+  return html`<div class="table" tabindex="0" role="region" aria-label="Notifications of change (scrolls sideways)"><table><caption>${body.notificationOfChanges.length} notifications of change</caption>
 <thead><tr><th scope="col">Time</th><th scope="col">Code</th><th scope="col">Merchant reference</th><th scope="col">Account type</th><th scope="col">Routing number</th><th scope="col">Account number</th><th scope="col">Name</th></tr></thead>
 <tbody>${body.notificationOfChanges.map(
     (n) => html`<tr><td>${n.time}</td><td>${n.code}</td><td>${n.merchantReferenceNumber}</td><td>${n.accountType}</td><td>${n.routingNumber}</td><td>${n.accountNumber}</td><td>${n.consumerName}</td></tr>`,
