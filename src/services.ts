@@ -212,7 +212,7 @@ export function createServices(config: Config, infrastructure: Infrastructure, o
     onDemand: reporting.services.onDemand,
     blobs: reportBlobs,
     sandboxSignIn: config.mode === 'sandbox' ? SANDBOX_MERCHANT_USERS[0] : undefined,
-    sandbox: config.mode === 'sandbox' ? { sandboxClock: reporting.services.sandboxClock, sandboxTrigger: webhooks.services.sandboxTrigger } : undefined,
+    sandbox: config.mode === 'sandbox' ? { sandboxClock: reporting.services.sandboxClock, sandboxReset: reporting.services.sandboxReset, sandboxTrigger: webhooks.services.sandboxTrigger } : undefined,
   })
   const requestLog = requestLogFeature({
     db,

@@ -110,6 +110,11 @@ describeWithBrowser('the console’s on-demand and sandbox pages in headless Chr
     await page.waitForURL(/realTime=1/)
     expect(await clock()).toMatchObject({ now: '2026-02-01T12:00:00.000Z', offsetSeconds: 0 })
     expect(await page.locator('#clock-now').textContent()).toBe('2026-02-01T12:00:00.000Z')
+    // The reset's second form (for axe; test/console/sandbox.test.ts resets).
+    await page.getByRole('button', { name: 'Reset…' }).click()
+    await page.waitForURL(`${t.baseUrl}/console/sandbox/reset`)
+    visited.add('/console/sandbox/reset')
+    expect(await page.getByLabel(/^Type the organization id/).count()).toBe(1)
   })
 
   it('has no serious or critical accessibility problem on any page, at desktop and phone sizes', async () => {

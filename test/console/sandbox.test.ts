@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { ConsoleBrowser } from '../support/console.js'
 import { FakeClock, startTestApp, type TestApp } from '../support/harness.js'
 import { OTHER_KEY, TESTREST_KEY, signedCall } from '../support/reporting.js'
+import { settle } from '../support/reports.js'
 
 const alertOf = (text: string) => /<p class="error" role="alert"[^>]*>([^<]*)<\/p>/.exec(text)?.[1]
 
@@ -81,6 +82,80 @@ describe('in sandbox mode', () => {
     const unknown = await b.submit('/console/sandbox', '/console/sandbox/events', { eventType: 'no.such.event' })
     expect(unknown.status).toBe(400)
     expect(alertOf(unknown.text)).toMatch(/^eventType: unknown event type/)
+  })
+})
+
+describe('the reset of an organization’s sandbox data', () => {
+  let t: TestApp
+  let b: ConsoleBrowser
+  let seeded: Record<string, number>
+  let seededOther: Record<string, number>
+  beforeAll(async () => {
+    t = await startTestApp({ clock: new FakeClock(new Date('2026-02-01T12:00:00Z')) })
+    seeded = await rows('testrest')
+    seededOther = await rows('othermerchant')
+    b = new ConsoleBrowser(t)
+    await b.signIn()
+  })
+  afterAll(() => t.close())
+
+  /** How many rows of each reporting table are the organization's. */
+  async function rows(organizationId: string): Promise<Record<string, number>> {
+    const out: Record<string, number> = {}
+    for (const table of ['transactions', 'report_subscriptions', 'report_schedules', 'report_instances', 'report_events', 'report_clocks'] as const) {
+      const { n } = await t.db.kysely.selectFrom(table).select((eb) => eb.fn.countAll<string | number>().as('n')).where('organization_id', '=', organizationId).executeTakeFirstOrThrow()
+      out[table] = Number(n)
+    }
+    return out
+  }
+
+  /** A subscription, a completed one-time report with its file, and the clock moved a day: as a merchant would. */
+  async function use(key: typeof TESTREST_KEY): Promise<string> {
+    const call = (method: string, path: string, body: unknown) => signedCall(t, { method, path, body: JSON.stringify(body), key })
+    expect((await call('PUT', '/reporting/v3/report-subscriptions', { reportDefinitionName: 'TransactionRequestClass', reportFields: ['Request.RequestID'], reportName: 'reset_daily', reportFrequency: 'DAILY', timezone: 'GMT', startTime: '0300' })).status).toBe(200)
+    const made = await call('POST', '/reporting/v3/reports', { reportDefinitionName: 'TransactionRequestClass', reportFields: ['Request.RequestID'], timezone: 'GMT', reportName: 'reset_once', reportStartTime: '2026-01-30T00:00:00Z', reportEndTime: '2026-01-31T00:00:00Z' })
+    expect(made.status).toBe(201)
+    expect((await call('POST', '/sandbox/v1/clock', { to: '2026-02-02T12:00:00Z' })).status).toBe(200)
+    await settle(t, 4)
+    return String(made.headers.location).split('/').pop()!
+  }
+
+  it('asks for the organization id on a second form, then removes the organization’s reporting data and no one else’s', async () => {
+    const mine = await use(TESTREST_KEY)
+    const theirs = await use(OTHER_KEY)
+    const download = (id: string, key: typeof TESTREST_KEY) => signedCall(t, { method: 'GET', path: `/reporting/v3/reports/${id}`, key })
+    expect((await download(mine, TESTREST_KEY)).json.reportStatus).toBe('COMPLETED')
+    const used = await rows('testrest')
+    const usedOther = await rows('othermerchant')
+    expect(used).not.toEqual(seeded)
+    expect(usedOther).not.toEqual(seededOther)
+
+    const page = await b.get('/console/sandbox')
+    expect(page.text).toContain('<form method="get" action="/console/sandbox/reset">')
+    const confirm = await b.get('/console/sandbox/reset')
+    expect(confirm.status).toBe(200)
+    expect(confirm.text).toContain('Type the organization id, testrest, to confirm')
+    for (const typed of ['', 'othermerchant', 'TESTREST']) {
+      const refused = await b.submit('/console/sandbox/reset', '/console/sandbox/reset', { confirm: typed })
+      expect(refused.status).toBe(400)
+      expect(alertOf(refused.text)).toBe('Type the organization id exactly, testrest, to confirm; nothing was reset.')
+    }
+    expect(await rows('testrest')).toEqual(used)
+
+    const done = await b.submit('/console/sandbox/reset', '/console/sandbox/reset', { confirm: 'testrest' })
+    expect(done.status).toBe(303)
+    expect(done.headers.location).toBe(`/console/sandbox?resetReports=${used.report_instances}&resetSubscriptions=1`)
+    expect((await b.get(String(done.headers.location))).text).toContain('Your sandbox data is back to the seeded state')
+    expect(await rows('testrest')).toEqual(seeded)
+    expect(await rows('othermerchant')).toEqual(usedOther)
+    expect((await download(mine, TESTREST_KEY)).status).toBe(404)
+    expect((await download(theirs, OTHER_KEY)).json.reportStatus).toBe('COMPLETED')
+    expect((await signedCall(t, { method: 'GET', path: '/sandbox/v1/clock', key: TESTREST_KEY })).json.offsetSeconds).toBe(0)
+    expect((await signedCall(t, { method: 'GET', path: '/sandbox/v1/clock', key: OTHER_KEY })).json.offsetSeconds).toBeGreaterThan(80_000)
+    // The file went with its row: the other merchant's is still there.
+    const file = (id: string) => t.db.kysely.selectFrom('report_instances').select('blob_key').where('id', '=', id).executeTakeFirst()
+    expect(await file(mine)).toBeUndefined()
+    expect((await file(theirs))?.blob_key).toBeTruthy()
   })
 })
 

@@ -1,10 +1,13 @@
 // /console/sandbox (registered in sandbox mode only): the organization's reporting clock, read, moved forward by a
 // chosen duration and put back on real time through the SandboxClock the API's /sandbox/v1/clock uses, and an event
-// of any type fired with sample data through the webhooks module's sandbox trigger (the API's /sandbox/v1/events).
+// of any type fired with sample data through the webhooks module's sandbox trigger (the API's /sandbox/v1/events),
+// and the organization's reporting data reset to the seeded state (reporting's SandboxReset) once its id is typed
+// on a second form.
 import type { FastifyReply, FastifyRequest } from 'fastify'
 import { DomainError, invalid } from '../../platform/errors.js'
 import type { App } from '../../platform/http/app.js'
 import type { SandboxClock } from '../../reporting/sandbox-clock/service.js'
+import type { SandboxReset } from '../../reporting/sandbox-reset/service.js'
 import { PRODUCTS } from '../../webhooks/catalog.js'
 import type { SandboxTrigger } from '../../webhooks/events/sandbox.js'
 import { chrome, field, queryParam, sendPage, session } from '../http.js'
@@ -13,6 +16,7 @@ import { csrfField, html, page } from '../layout.js'
 export interface ConsoleSandboxDeps {
   sandboxClock: Pick<SandboxClock, 'read' | 'advance' | 'realTime'>
   sandboxTrigger: SandboxTrigger
+  sandboxReset: SandboxReset
 }
 
 const UNITS = { minutes: 60_000, hours: 3_600_000, days: 86_400_000 } as const
@@ -52,7 +56,9 @@ export async function consoleSandbox(scope: App, deps: ConsoleSandboxDeps): Prom
       ? html`<p class="notice" role="status">The clock moved: ${moved} reports came due${queryParam(request, 'catchingUp') === '1' ? ' so far; the rest are queued in the background' : ''}. See them under <a href="/console/reports">Reports</a>.</p>`
       : queryParam(request, 'realTime') === '1'
         ? html`<p class="notice" role="status">The clock is back on real time.</p>`
-        : EVENT_ID.test(event) && /^[0-9]{1,6}$/.test(heard)
+        : /^[0-9]{1,9}$/.test(queryParam(request, 'resetReports'))
+          ? html`<p class="notice" role="status">Your sandbox data is back to the seeded state: ${queryParam(request, 'resetReports')} reports and ${queryParam(request, 'resetSubscriptions').replace(/[^0-9]/g, '') || '0'} subscriptions removed, the clock on real time.</p>`
+          : EVENT_ID.test(event) && /^[0-9]{1,6}$/.test(heard)
           ? html`<p class="notice" role="status">Event ${event} published; ${heard} webhook subscriptions hear it.</p>`
           : ''
     return sendPage(
@@ -75,7 +81,10 @@ ${clock.offsetSeconds === 0 ? '' : html`<form method="post" action="/console/san
 <p class="muted">Fires the event with sample data for ${s.actingId}, as <code>POST /sandbox/v1/events</code> does; every webhook subscription that hears it gets a notification.</p>
 <form method="post" action="/console/sandbox/events">${csrfField(s.csrfToken)}
 <label for="eventType">Event type</label><select id="eventType" name="eventType">${EVENT_TYPES.map((e) => html`<option value="${e.eventName}">${e.product}: ${e.displayName} (${e.eventName})</option>`)}</select>
-<button type="submit">Trigger the event</button></form></section>`,
+<button type="submit">Trigger the event</button></form></section>
+<section><h2>Reset your sandbox data</h2>
+<p class="muted">Removes ${s.actingId}'s report subscriptions, reports and their files, and puts its clock back on real time; the sandbox's generated transactions stay. Nothing of any other organization changes.</p>
+<form method="get" action="/console/sandbox/reset"><button type="submit" class="secondary">Reset…</button></form></section>`,
         chrome(s),
       ),
       refused ? 400 : 200,
@@ -104,6 +113,36 @@ ${clock.offsetSeconds === 0 ? '' : html`<form method="post" action="/console/san
   scope.post('/console/sandbox/clock/real-time', async (request, reply) => {
     await deps.sandboxClock.realTime(session(request).actingId)
     return reply.redirect('/console/sandbox?realTime=1', 303)
+  })
+
+  /** The second form: the organization's id typed to confirm, as GitHub asks before deleting a repository. */
+  function confirmPage(request: FastifyRequest, reply: FastifyReply, refused?: string) {
+    const s = session(request)
+    return sendPage(
+      reply,
+      page(
+        'Reset sandbox data',
+        html`<h1>Reset ${s.actingId}'s sandbox data</h1>
+<p>This removes every report subscription and report of <strong>${s.actingId}</strong>, with their files, and puts its reporting clock back on real time. It cannot be undone.</p>
+${refused ? html`<p class="error" role="alert" id="form-error">${refused}</p>` : ''}
+<form method="post" action="/console/sandbox/reset">${csrfField(s.csrfToken)}
+<label for="confirm">Type the organization id, ${s.actingId}, to confirm</label>
+<input id="confirm" name="confirm" required maxlength="64" autocomplete="off" autocapitalize="none" spellcheck="false"${refused ? html` aria-describedby="form-error"` : ''}>
+<button type="submit">Reset the sandbox data</button></form>
+<p><a href="/console/sandbox">Back to the sandbox page, resetting nothing</a></p>`,
+        chrome(s),
+      ),
+      refused ? 400 : 200,
+    )
+  }
+
+  scope.get('/console/sandbox/reset', (request, reply) => confirmPage(request, reply))
+
+  scope.post('/console/sandbox/reset', async (request, reply) => {
+    const s = session(request)
+    if (field(request, 'confirm') !== s.actingId) return confirmPage(request, reply, `Type the organization id exactly, ${s.actingId}, to confirm; nothing was reset.`)
+    const done = await deps.sandboxReset.reset(s.actingId)
+    return reply.redirect(`/console/sandbox?resetReports=${done.reports}&resetSubscriptions=${done.subscriptions}`, 303)
   })
 
   scope.post('/console/sandbox/events', async (request, reply) => {
