@@ -15,34 +15,27 @@
 // process of its own. The machine is shared: quote the ratios next to the figures.
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process'
 import { createHmac } from 'node:crypto'
-import { mkdtempSync, openSync, rmSync, writeFileSync } from 'node:fs'
+import { mkdtempSync, openSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import autocannon from 'autocannon'
-import { sql } from 'kysely'
-import pg from 'pg'
 import { request } from 'undici'
 import { openDatabase, type Db } from '../src/platform/db/database.js'
 import { migrate } from '../test/support/database.js'
-import { claimSandboxLoad } from '../src/reporting/transactions/repository.js'
-import { storeGenerated } from '../src/reporting/transactions/generate.js'
 import { freePort } from './free-port.js'
+import { day, freshDatabase, percentile, storeVolume, waitFor } from './volume.js'
 
 const ROWS = Number(process.env['BENCH_ROWS'] ?? 1_000_000)
 const CALLS = Number(process.env['BENCH_CALLS'] ?? 200)
 const SECONDS = Number(process.env['BENCH_SECONDS'] ?? 10)
 const PG_URL = process.env['BENCH_PG_URL']
-const DAYS = 90
 /** Runs of the naive SQL (it counts through up to a million rows each time). */
 const NAIVE_CALLS = Math.min(CALLS, 20)
 const KEY = { id: '08c94330-f618-42a3-b09d-e1e43be5efda', secret: 'yBJxy6LjM2TmcPGu+GaJrHtkke25fPpUX+UY6/L/1tE=', org: 'testrest' }
 const BIN = fileURLToPath(new URL('../bin/finapi.js', import.meta.url))
 const RAW = fileURLToPath(new URL('./server.ts', import.meta.url))
 
-const dayMs = Date.parse(new Date().toISOString().slice(0, 10))
-const day = (n: number) => new Date(dayMs + n * 86_400_000).toISOString()
-const percentile = (xs: number[], p: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor((xs.length * p) / 100))]!
 const ms = (x: number) => x.toFixed(1).padStart(7)
 
 function signed(path: string): Record<string, string> {
@@ -51,14 +44,6 @@ function signed(path: string): Record<string, string> {
   const line = `host: ${host}\ndate: ${date}\nrequest-target: get ${path}\nv-c-merchant-id: ${KEY.org}`
   const signature = createHmac('sha256', Buffer.from(KEY.secret, 'base64')).update(line).digest('base64')
   return { host, date, 'v-c-merchant-id': KEY.org, signature: `keyid="${KEY.id}", algorithm="HmacSHA256", headers="host date request-target v-c-merchant-id", signature="${signature}"` }
-}
-
-async function waitFor(url: string, child: ChildProcess) {
-  for (;;) {
-    if (await request(url).then((r) => (r.body.dump(), r.statusCode === 200), () => false)) return
-    if (child.exitCode !== null) throw new Error(`server exited with ${child.exitCode}`)
-    await new Promise((r) => setTimeout(r, 100))
-  }
 }
 
 async function get(url: string, path: string, retry = true): Promise<{ status: number; body: string; ms: number }> {
@@ -102,27 +87,6 @@ async function load(url: string, path: string, duration: number) {
   return { rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99 }
 }
 
-async function fresh(dialect: string): Promise<{ url: string; drop(): Promise<void> }> {
-  if (dialect === 'sqlite') {
-    // BENCH_KEEP_SQLITE=<file>: generate once into that file and use it again while it is today's (kept afterwards).
-    const kept = process.env['BENCH_KEEP_SQLITE']
-    if (kept) return { url: `sqlite:${kept}`, drop: async () => {} }
-    const dir = mkdtempSync(join(tmpdir(), 'finapi-bench-od-'))
-    return { url: `sqlite:${join(dir, 'bench.db')}`, drop: async () => rmSync(dir, { recursive: true, force: true }) }
-  }
-  const name = `bench_od_${process.pid}`
-  const admin = async (sql: string) => {
-    const c = new pg.Client({ connectionString: PG_URL })
-    await c.connect()
-    await c.query(sql)
-    await c.end()
-  }
-  await admin(`create database ${name}`)
-  const url = new URL(PG_URL!)
-  url.pathname = `/${name}`
-  return { url: url.toString(), drop: () => admin(`drop database if exists ${name} with (force)`) }
-}
-
 /** The seek the server makes for a page: the hour holding the offset (from the tallies) and the rows to skip in it. */
 async function seek(db: Db, offset: number, from: string, to: string): Promise<{ bucket: string; skip: number; locate: string }> {
   const locate = `select bucket, sum(count) as n from transaction_tallies where organization_id = 'testrest' and tally = 'request' and bucket >= '${from}' and bucket < '${to}' group by bucket order by bucket`
@@ -136,21 +100,12 @@ async function seek(db: Db, offset: number, from: string, to: string): Promise<{
 }
 
 async function run(dialect: string) {
-  const database = await fresh(dialect)
+  const database = await freshDatabase(dialect, 'od', PG_URL)
   const children: ChildProcess[] = []
   try {
     const db = openDatabase(database.url)
     await migrate(db)
-    const perDay = Math.ceil(ROWS / DAYS)
-    // testrest's sandbox data is this data: the server's first start then leaves it alone.
-    const claimed = await claimSandboxLoad(db.kysely, { organizationId: 'testrest', seed: 'bench', endDate: day(0).slice(0, 10), rows: perDay * DAYS, createdAt: new Date().toISOString() })
-    if (claimed) {
-      const started = performance.now()
-      const stored = await storeGenerated(db, { organizationId: 'testrest', days: DAYS, perDay, seed: 'bench', end: day(0).slice(0, 10) })
-      console.log(`\n${dialect}: ${stored.rows} transactions over ${DAYS} days stored in ${((performance.now() - started) / 1000).toFixed(0)} s`)
-    } else console.log(`\n${dialect}: the kept database's transactions`)
-    // As a database that has been running would be: statistics current (autovacuum may not have run yet).
-    if (dialect === 'postgres') await sql`vacuum analyze`.execute(db.kysely)
+    await storeVolume(db, dialect, ROWS)
 
     const port = await freePort()
     const env = { PATH: process.env['PATH'] ?? '', PORT: String(port), DATABASE_URL: database.url, RATE_LIMIT_PER_MINUTE: '100000000', MERCHANT_API_RATE_LIMIT_PER_MINUTE: '100000000' }

@@ -5,6 +5,7 @@
 import { readFileSync, readdirSync, writeFileSync, mkdirSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
 import { bankingErrors } from '../src/banking/errors.js'
+import { consoleErrors } from '../src/console/errors.js'
 import { AUTHORIZE_ERROR_CODES, authorizePageErrors, oauthEndpointErrors, oauthTokenErrors } from '../src/oauth/errors.js'
 import type { Clock } from '../src/platform/clock.js'
 import { ERROR_KINDS } from '../src/platform/errors.js'
@@ -37,6 +38,8 @@ const PAGES: PageSpec[] = [
   { name: 'oauth', family: oauthTokenErrors, source: 'src/oauth/errors.ts' },
   { name: 'oauth-endpoints', family: oauthEndpointErrors, source: 'src/oauth/errors.ts' },
   { name: 'oauth-pages', family: authorizePageErrors((message) => message), source: 'src/oauth/errors.ts', html: true },
+  // Its pages are whole HTML documents: the docs show each one's sentence.
+  { name: 'console', family: { ...consoleErrors, render: (error) => (consoleErrors.codes as Record<string, { message: string }>)[error.code]!.message }, source: 'src/console/errors.ts', html: true },
   { name: 'platform', family: platformErrors, source: 'src/platform/http/error-family.ts' },
 ]
 

@@ -168,6 +168,27 @@ export const PROSE: Record<string, FamilyProse> = {
       server_error: "RFC 6749's code for an unexpected failure; not sent today (an unexpected failure shows the page above).",
     },
   },
+  console: {
+    title: 'Merchant console errors (`/console`)',
+    intro:
+      'A person reads these: the console ([its page](../console.md)) answers a failure with its one HTML error page, a ' +
+      'title and one plain sentence, never a detail of the request or of the server, with the console\'s page headers ' +
+      '(its Content-Security-Policy, `Cache-Control: no-store`). A page asked for while signed out is not an error: it ' +
+      'leads to the sign-in page (303). A form with a value the service refuses is not an error page either: the form ' +
+      'comes back (HTTP 400) with a one-line message naming the fix.',
+    when: {
+      bad_request: 'A request the console cannot use: a malformed form or query that no form of the console sends.',
+      signed_out: 'A form posted without a session, or with one that ended (idle, past its lifetime, signed out, or its user revoked).',
+      forbidden: 'A form without its CSRF token, with another session\'s, or with a field repeated that the form sends once; the sign-in form without its cookie.',
+      not_found:
+        'A page or an identifier that does not exist, or that belongs to another organization (the same answer, so an ' +
+        'identifier\'s existence is not revealed), and an organization the user may not act for.',
+      conflict: 'A change that conflicts with something that exists already.',
+      rate_limited: 'Too many attempts; the sign-in form has its own page with `Retry-After` ([signing in](../console.md#signing-in)).',
+      server_error: 'An unexpected failure.',
+      unavailable: 'A request not answered within `HANDLER_TIMEOUT_MS`, or a service the page needs is unavailable.',
+    },
+  },
   platform: {
     title: 'Errors outside the API families',
     intro:

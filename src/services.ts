@@ -195,6 +195,12 @@ export function createServices(config: Config, infrastructure: Infrastructure, o
     log: (fields, message) => logger.info(fields, message),
     extraRoutes: options.extraReportingRoutes,
   })
+  const requestLog = requestLogFeature({
+    db,
+    clock,
+    settings: { ...config.requestLog, ...options.requestLog },
+    onError: (err) => logger.warn({ err }, 'request log write failed'),
+  })
   // The merchant console: the same services as the API; sign-in through identity behind the consent page's
   // throttle (OAuth's, built with the same limits).
   const consoleSite = consoleFeature({
@@ -212,13 +218,10 @@ export function createServices(config: Config, infrastructure: Infrastructure, o
     onDemand: reporting.services.onDemand,
     blobs: reportBlobs,
     sandboxSignIn: config.mode === 'sandbox' ? SANDBOX_MERCHANT_USERS[0] : undefined,
+    reportingKeys: applications.services.reportingKeys,
+    requestLog: requestLog.services,
+    requestLogSettings: config.requestLog,
     sandbox: config.mode === 'sandbox' ? { sandboxClock: reporting.services.sandboxClock, sandboxReset: reporting.services.sandboxReset, sandboxTrigger: webhooks.services.sandboxTrigger } : undefined,
-  })
-  const requestLog = requestLogFeature({
-    db,
-    clock,
-    settings: { ...config.requestLog, ...options.requestLog },
-    onError: (err) => logger.warn({ err }, 'request log write failed'),
   })
   // Every feature, in order: routes are mounted, sandbox data loaded (so after what it stands on) and commands listed
   // in this order; the merchant API family's after reporting keeps its counters where they were.

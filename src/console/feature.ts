@@ -15,6 +15,8 @@ import { consoleOnDemand, type ConsoleOnDemandDeps } from './on-demand/routes.js
 import { consoleSandbox, type ConsoleSandboxDeps } from './sandbox/routes.js'
 import { PAGE_HEADERS } from './layout.js'
 import { consoleReports, type ConsoleReportDeps } from './reports/routes.js'
+import { consoleKeys, type ConsoleKeyDeps } from './keys/routes.js'
+import { consoleRequests, type ConsoleRequestDeps } from './requests/routes.js'
 import { consoleBase } from './routes.js'
 import { createConsoleSessionService, type ConsoleSessionService, type ConsoleSessionSettings, type SignInThrottle } from './sessions/service.js'
 import { consoleSubscriptions, type ConsoleSubscriptionDeps } from './subscriptions/routes.js'
@@ -23,7 +25,7 @@ export interface ConsoleServices {
   sessions: ConsoleSessionService
 }
 
-export interface ConsoleDeps extends ConsoleSubscriptionDeps, ConsoleReportDeps, ConsoleOverviewDeps {
+export interface ConsoleDeps extends ConsoleSubscriptionDeps, ConsoleReportDeps, ConsoleOverviewDeps, ConsoleKeyDeps, ConsoleRequestDeps {
   onDemand: ConsoleOnDemandDeps['onDemand']
   /** Sandbox mode only: the sandbox page's services (its routes exist only then). */
   sandbox?: ConsoleSandboxDeps
@@ -54,6 +56,8 @@ export function consoleFeature(deps: ConsoleDeps): Feature<ConsoleServices> {
         await consoleOverview(scope, deps)
         await consoleOnDemand(scope, deps)
         if (deps.sandbox) await consoleSandbox(scope, deps.sandbox)
+        await consoleKeys(scope, deps)
+        await consoleRequests(scope, deps)
       },
     },
     housekeeping: [{ name: 'console sessions', prune: () => sessions.prune() }],

@@ -49,6 +49,8 @@ dt { font-weight: 600; } dd { margin: 0; overflow-wrap: anywhere; }
 .chart { margin: 0 0 1rem; } .chart svg { display: block; max-width: 100%; height: auto; background: var(--bg); border-radius: 6px; }
 h3 { font-size: 1rem; margin: .75rem 0 .5rem; }
 .signin { max-width: 26rem; margin: 3rem auto; }
+textarea { width: 100%; padding: .5rem .625rem; font: .875rem/1.4 ui-monospace, monospace; color: inherit; background: var(--card); border: 1px solid var(--line); border-radius: 6px; }
+td.path, code { overflow-wrap: anywhere; }
 `
 
 const version = (content: string) => createHash('sha256').update(content).digest('hex').slice(0, 12)
@@ -76,6 +78,8 @@ const NAV: [string, string][] = [
   ['/console/reports', 'Reports'],
   ['/console/subscriptions', 'Subscriptions'],
   ['/console/on-demand', 'On-demand'],
+  ['/console/keys', 'API keys'],
+  ['/console/requests', 'Request log'],
   ['/console/organization', 'Organization'],
 ]
 

@@ -108,6 +108,8 @@ ${failed ? html`<p class="error" id="sign-in-error" role="alert">That username a
 <li><a href="/console/subscriptions">Subscriptions</a>: scheduled reports, with each next run</li>
 <li><a href="/console/on-demand">On-demand reports</a>: purchases and refunds a page at a time (and as CSV), net funding, batch summaries, conversions, notifications of change</li>
 ${deps.sandboxSignIn ? html`<li><a href="/console/sandbox">Sandbox</a>: your reporting clock, sample events, and your sandbox data</li>` : ''}
+<li><a href="/console/keys">API keys</a>: reporting keys and JWT certificates; create and revoke</li>
+<li><a href="/console/requests">API request log</a>: the organization's API calls, and one found by its correlation id</li>
 </ul></section>`,
         chrome(s),
       ),

@@ -1,6 +1,5 @@
 // Building blocks for secrets: SHA-256 for machine-generated ones, scrypt for human-chosen ones, and keys derived
 // from the server's SECRETS_KEY for keyed hashes (and, later, encryption).
-import { AsyncLocalStorage } from 'node:async_hooks'
 import { createCipheriv, createDecipheriv, createHmac, hash, hkdfSync, randomBytes, scrypt, scryptSync, timingSafeEqual } from 'node:crypto'
 
 /** A URL-safe random secret with `bytes` bytes of entropy. */
@@ -102,26 +101,33 @@ const SCRYPT = { N: 16384, r: 8, p: 1, keylen: 32 }
 const SCRYPT_MAXMEM = 64 * 1024 * 1024
 
 /**
- * Set while the work given to hashingOnThisThread runs: scrypt then runs on the calling thread. Each scrypt takes
+ * Above zero while the work given to hashingOnThisThread runs: scrypt then runs on the calling thread. Each scrypt takes
  * 16 MB (N × r × 128 bytes), and glibc keeps that in the malloc arena of every libuv pool thread that ran one (after
  * the first, the allocation no longer gets its own mapping), so hashing side by side on the pool's four threads kept
  * 64 MB out of a fresh server's 256 MB before its first request. On the main thread it is one 16 MB block that the
- * rest of the process reuses.
+ * rest of the process reuses. A counter, not an AsyncLocalStorage: on Node 20 the first AsyncLocalStorage run leaves a
+ * promise hook on every async resource for the rest of the process's life, which cost each account read about 30 %
+ * more CPU. Any scrypt started while start-up work runs is done here; before the server listens there is no other.
  */
-const onThisThread = new AsyncLocalStorage<true>()
+let onThisThread = 0
 
 /**
  * Runs `fn` with every scrypt it starts done synchronously on this thread. For start-up work that nothing else
  * waits on (the sandbox's published secrets, hashed before the server listens); never around request handling,
  * where it would stop the event loop for each hash.
  */
-export function hashingOnThisThread<T>(fn: () => Promise<T>): Promise<T> {
-  return onThisThread.run(true, fn)
+export async function hashingOnThisThread<T>(fn: () => Promise<T>): Promise<T> {
+  onThisThread++
+  try {
+    return await fn()
+  } finally {
+    onThisThread--
+  }
 }
 
 function scryptAsync(secret: string, salt: Buffer, params = SCRYPT): Promise<Buffer> {
   const options = { N: params.N, r: params.r, p: params.p, maxmem: SCRYPT_MAXMEM }
-  if (onThisThread.getStore()) {
+  if (onThisThread > 0) {
     try {
       return Promise.resolve(scryptSync(secret, salt, params.keylen, options))
     } catch (err) {

@@ -62,6 +62,8 @@ export interface RowFilter {
   pathPrefix?: string
   /** 2 for 2xx … 5 for 5xx. */
   statusClass?: number
+  scheme?: string
+  keyId?: string
   correlationId?: string
   /** The keyset: rows strictly older than this (at, id). */
   before?: { at: string; id: string }
@@ -79,6 +81,8 @@ export function list(db: Executor, f: RowFilter): Promise<RequestLogTable[]> {
   const prefix = f.pathPrefix
   if (prefix !== undefined) q = q.where(sql<string>`substr(path, 1, ${prefix.length})`, '=', prefix)
   if (f.statusClass !== undefined) q = q.where('status', '>=', f.statusClass * 100).where('status', '<', f.statusClass * 100 + 100)
+  if (f.scheme !== undefined) q = q.where('scheme', '=', f.scheme)
+  if (f.keyId !== undefined) q = q.where('key_id', '=', f.keyId)
   if (f.correlationId !== undefined) q = q.where('correlation_key', '=', correlationKey(f.correlationId)).where('correlation_id', '=', f.correlationId)
   const before = f.before
   if (before) q = q.where((eb) => eb.or([eb('at', '<', before.at), eb.and([eb('at', '=', before.at), eb('id', '<', before.id)])]))

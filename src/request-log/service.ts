@@ -8,7 +8,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify'
 import type { Clock } from '../platform/clock.js'
 import type { Db } from '../platform/db/database.js'
 import { invalid } from '../platform/errors.js'
-import type { AuthScheme } from '../platform/http/caller.js'
+import { AUTH_SCHEMES, type AuthScheme } from '../platform/http/caller.js'
 import { redactUrl } from '../platform/logger.js'
 import { nextTurn } from '../platform/timers.js'
 import type { Recorder } from './recorder.js'
@@ -45,6 +45,10 @@ export interface RequestLogQuery {
   pathPrefix?: string
   /** `2xx` … `5xx`. */
   statusClass?: string
+  /** One of AUTH_SCHEMES (platform/http/caller.ts). */
+  scheme?: string
+  /** The reporting key, certificate, OAuth client or application id the call was made with. */
+  keyId?: string
   correlationId?: string
   /** The previous page's `nextCursor`. */
   cursor?: string
@@ -164,9 +168,13 @@ export function createRequestLogService(deps: { db: Pick<Db, 'kysely'>; clock: C
       if (query.pathPrefix !== undefined && (query.pathPrefix === '' || query.pathPrefix.length > MAX_PATH_LENGTH)) {
         throw invalid([{ field: 'pathPrefix', reason: `must be 1 to ${MAX_PATH_LENGTH} characters` }])
       }
+      if (query.scheme !== undefined && !(AUTH_SCHEMES as readonly string[]).includes(query.scheme)) throw invalid([{ field: 'scheme', reason: `must be one of ${AUTH_SCHEMES.join(', ')}` }])
+      if (query.keyId !== undefined && !PLAIN_ID.test(query.keyId)) throw invalid([{ field: 'keyId', reason: 'must be 1 to 128 letters, digits, _ . : or -' }])
       await recorder.flush()
       const rows = await repo.list(db.kysely, {
         organizationId,
+        scheme: query.scheme,
+        keyId: query.keyId,
         from: time('from', query.from),
         to: time('to', query.to),
         method,

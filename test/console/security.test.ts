@@ -7,7 +7,7 @@ import type { Transaction } from '../../src/reporting/transactions/catalog.js'
 import { insertTransactions } from '../../src/reporting/transactions/repository.js'
 import { ConsoleBrowser, csrfOf } from '../support/console.js'
 import { FakeClock, startTestApp, type Response, type TestApp } from '../support/harness.js'
-import { OTHER_KEY, TESTREST_KEY, signedCall } from '../support/reporting.js'
+import { OTHER_KEY, TESTREST_KEY, signedCall, signedHeaders } from '../support/reporting.js'
 import { createReport, settle } from '../support/reports.js'
 import { CONSOLE_ROUTES, type ConsoleRoute } from '../support/security/console-routes.js'
 import { describeSecuritySuite } from '../support/security/suite.js'
@@ -17,7 +17,7 @@ let mine: string
 let theirs: string
 let fresh = 0
 beforeAll(async () => {
-  t = await startTestApp({ clock: new FakeClock(new Date('2026-02-01T00:00:00Z')) })
+  t = await startTestApp({ clock: new FakeClock(new Date('2026-02-01T00:00:00Z')), env: { REQUEST_LOG: 'on' } })
   const rows: Transaction[] = ['testrest', 'othermerchant'].map((organizationId, i) => ({
     organizationId,
     requestId: `9200000000000000000${i}`,
@@ -33,6 +33,11 @@ beforeAll(async () => {
   theirs = String((await createReport(t, body, OTHER_KEY)).headers.location).split('/').pop()!
   await settle(t)
   expect((await subscription(OTHER_KEY, 'theirs')).status).toBe(200)
+  // A call of each merchant in the request log, by correlation id.
+  for (const [key, id] of [[TESTREST_KEY, 'sec-mine'], [OTHER_KEY, 'sec-theirs']] as const) {
+    const path = '/reporting/v3/report-definitions'
+    expect((await t.call('GET', path, { headers: { ...signedHeaders({ method: 'GET', path, key, date: t.clock.now() }), 'x-correlationid': id } })).status).toBe(200)
+  }
 })
 afterAll(() => t.close())
 
@@ -58,6 +63,8 @@ async function signedIn(username = 'testrest', password = 'Testrest-1'): Promise
 /** testrest's own identifier for the route: its report, or a subscription made for this call (a form may delete it). */
 async function ownId(route: ConsoleRoute): Promise<string> {
   if (route.names === 'report') return mine
+  if (route.names === 'key') return (await t.app.services.reportingKeys.create('testrest')).key.id
+  if (route.names === 'request') return 'sec-mine'
   if (route.names !== 'subscription') return ''
   const name = `own_${++fresh}`
   expect((await subscription(TESTREST_KEY, name)).status).toBe(200)
@@ -117,11 +124,11 @@ describeSecuritySuite<ConsoleRoute>({
     applies: (route) => route.names !== undefined,
     async other(route) {
       const { b, csrf } = await tenant()
-      return send(b, route, route.names === 'report' ? theirs : 'theirs', csrf)
+      return send(b, route, { report: theirs, subscription: 'theirs', key: OTHER_KEY.id, request: 'sec-theirs' }[route.names!], csrf)
     },
     async unknown(route) {
       const { b, csrf } = await tenant()
-      return send(b, route, route.names === 'report' ? '00000000-0000-4000-8000-000000000000' : 'nobody_has_this', csrf)
+      return send(b, route, route.names === 'report' || route.names === 'key' ? '00000000-0000-4000-8000-000000000000' : 'nobody_has_this', csrf)
     },
     expectUnknown(res) {
       expect(res.status, res.text.slice(0, 300)).toBe(404)

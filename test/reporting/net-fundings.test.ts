@@ -122,6 +122,19 @@ describe('net fundings', () => {
     expect(reseller.json).toMatchObject({ reason: 'FORBIDDEN', details: [{ field: 'organizationId' }] })
   })
 
+  it("gives the console's daily net totals from one read, each equal to the API's answer for that day alone", async () => {
+    const [from, to] = [day(t, -21), day(t, 0)]
+    const byDay = await t.app.services.reporting.onDemand.netTotalsByDay('multi_ccy', { startTime: from, endTime: to })
+    expect(new Set(byDay.map((d) => d.day)).size).toBe(20)
+    for (let d = -21; d < 0; d++) {
+      const res = await get(t, `${PATH}?startTime=${day(t, d)}&endTime=${day(t, d + 1)}&organizationId=multi_ccy`, { key: ACCT_KEY })
+      const date = day(t, d).slice(0, 10)
+      const mine = byDay.filter((x) => x.day === date).map(({ currency, value }) => ({ currency, value }))
+      if (res.status === 404) expect(mine, date).toEqual([])
+      else expect(mine, date).toEqual(res.json.netTotal)
+    }
+  })
+
   it('answers 404 for a window without fundings, 400 naming each bad parameter', async () => {
     expect((await get(t, `${PATH}?startTime=2020-01-01T00:00:00Z&endTime=2020-01-31T00:00:00Z`)).status).toBe(404)
     for (const [query, field] of [

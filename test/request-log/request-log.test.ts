@@ -70,10 +70,19 @@ describe('recording', () => {
     const issued = await token(t, { grant_type: 'client_credentials', scope: 'reporting' }, { authorization: basic(MERCHANT_CLIENT.clientId, MERCHANT_CLIENT.secret), 'x-correlationid': 'rl-token-1' })
     expect(issued.status, issued.text).toBe(200)
     secrets.push(issued.json.access_token, basic(MERCHANT_CLIENT.clientId, MERCHANT_CLIENT.secret).slice('Basic '.length))
-    expect(await one('rl-token-1')).toMatchObject({ method: 'POST', path: '/oauth2/v3/token', status: 200, scheme: 'client_basic' })
+    // The client's id and organization, as the bearer call after it records them.
+    expect(await one('rl-token-1')).toMatchObject({ method: 'POST', path: '/oauth2/v3/token', status: 200, scheme: 'client_basic', keyId: 'sandbox-testrest-reporting', organizationId: 'testrest' })
     const bearer = await t.call('GET', SUBSCRIPTIONS, { headers: { authorization: `Bearer ${issued.json.access_token}`, 'x-svc-key': undefined, 'x-correlationid': 'rl-bearer-1' } })
     expect(bearer.status, bearer.text).toBe(200)
     expect(await one('rl-bearer-1')).toMatchObject({ scheme: 'oauth', keyId: 'sandbox-testrest-reporting', organizationId: 'testrest' })
+    // The secret in the form; and a wrong secret, whose client is not known.
+    const posted = await token(t, { grant_type: 'client_credentials', scope: 'reporting', client_id: MERCHANT_CLIENT.clientId, client_secret: MERCHANT_CLIENT.secret }, { 'x-correlationid': 'rl-token-2' })
+    expect(posted.status, posted.text).toBe(200)
+    secrets.push(posted.json.access_token)
+    expect(await one('rl-token-2')).toMatchObject({ status: 200, scheme: 'client_post', keyId: 'sandbox-testrest-reporting', organizationId: 'testrest' })
+    const wrong = await token(t, { grant_type: 'client_credentials', client_id: MERCHANT_CLIENT.clientId, client_secret: 'not-the-secret' }, { 'x-correlationid': 'rl-token-3' })
+    expect(wrong.status).toBe(500)
+    expect(await one('rl-token-3')).toMatchObject({ scheme: 'none', keyId: null, organizationId: null })
   })
 
   it('keeps no secret in any row, and records no platform page', async () => {
@@ -104,7 +113,12 @@ describe('the console service', () => {
 
     expect((await log().list('testrest', { statusClass: '4xx' })).entries.map((e) => e.correlationId)).toEqual(['rl-page-2'])
     expect((await log().list('testrest', { pathPrefix: `${SUBSCRIPTIONS}?` })).entries.map((e) => e.correlationId)).toEqual(['rl-page-1'])
-    expect((await log().list('testrest', { method: 'post' })).entries).toEqual([])
+    // OAuth's token endpoint names its client's organization: testrest's own token requests are its calls.
+    expect((await log().list('testrest', { method: 'post' })).entries.map((e) => e.correlationId)).toEqual(['rl-token-2', 'rl-token-1'])
+    expect((await log().list('testrest', { scheme: 'client_post' })).entries.map((e) => e.correlationId)).toEqual(['rl-token-2'])
+    expect((await log().list('testrest', { keyId: TESTREST_KEY.id, pathPrefix: `${SUBSCRIPTIONS}?` })).entries.map((e) => e.correlationId)).toEqual(['rl-page-1'])
+    expect((await log().list('testrest', { keyId: OTHER_KEY.id })).entries).toEqual([])
+    await expect(log().list('testrest', { scheme: 'magic' })).rejects.toMatchObject({ kind: 'invalid' })
     const since = new Date(t.clock.nowMs() - 500).toISOString()
     expect((await log().list('testrest', { from: since })).entries.map((e) => e.correlationId)).toEqual(['rl-page-2'])
     expect((await log().list('testrest', { to: since, correlationId: 'rl-page-0' })).entries).toHaveLength(1)

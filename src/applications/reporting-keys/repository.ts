@@ -35,14 +35,18 @@ export async function upsertReportingKey(db: Executor, row: ReportingKeyRow): Pr
     .execute()
 }
 
-/** Every reporting key, without its sealed secret. */
-export function listReportingKeys(db: Executor): Promise<Omit<ReportingKeyRow, 'secret_sealed'>[]> {
-  return db.selectFrom('reporting_keys').select(['id', 'organization_id', 'status', 'created_at', 'revoked_at']).orderBy('created_at').orderBy('id').execute()
+/** Every reporting key, or one organization's, without its sealed secret. */
+export function listReportingKeys(db: Executor, organizationId?: string): Promise<Omit<ReportingKeyRow, 'secret_sealed'>[]> {
+  let q = db.selectFrom('reporting_keys').select(['id', 'organization_id', 'status', 'created_at', 'revoked_at'])
+  if (organizationId !== undefined) q = q.where('organization_id', '=', organizationId)
+  return q.orderBy('created_at').orderBy('id').execute()
 }
 
-/** Returns the number of rows changed: 0 when the id is unknown or already revoked. */
-export async function revokeReportingKey(db: Executor, id: string, at: string): Promise<number> {
-  const result = await db.updateTable('reporting_keys').set({ status: 'revoked', revoked_at: at }).where('id', '=', id).where('status', '=', 'active').executeTakeFirst()
+/** Returns the number of rows changed: 0 when the id is unknown, already revoked, or not `organizationId`'s when given. */
+export async function revokeReportingKey(db: Executor, id: string, at: string, organizationId?: string): Promise<number> {
+  let q = db.updateTable('reporting_keys').set({ status: 'revoked', revoked_at: at }).where('id', '=', id).where('status', '=', 'active')
+  if (organizationId !== undefined) q = q.where('organization_id', '=', organizationId)
+  const result = await q.executeTakeFirst()
   return Number(result.numUpdatedRows)
 }
 
@@ -63,12 +67,16 @@ export function findReportingCertificateByFingerprint(db: Executor, fingerprint:
   return db.selectFrom('reporting_certificates').selectAll().where('fingerprint', '=', fingerprint).executeTakeFirst()
 }
 
-export function listReportingCertificates(db: Executor): Promise<ReportingCertificateRow[]> {
-  return db.selectFrom('reporting_certificates').selectAll().orderBy('created_at').orderBy('id').execute()
+export function listReportingCertificates(db: Executor, organizationId?: string): Promise<ReportingCertificateRow[]> {
+  let q = db.selectFrom('reporting_certificates').selectAll()
+  if (organizationId !== undefined) q = q.where('organization_id', '=', organizationId)
+  return q.orderBy('created_at').orderBy('id').execute()
 }
 
-/** Returns the number of rows changed: 0 when the id is unknown or already revoked. */
-export async function revokeReportingCertificate(db: Executor, id: string, at: string): Promise<number> {
-  const result = await db.updateTable('reporting_certificates').set({ status: 'revoked', revoked_at: at }).where('id', '=', id).where('status', '=', 'active').executeTakeFirst()
+/** Returns the number of rows changed: 0 when the id is unknown, already revoked, or not `organizationId`'s when given. */
+export async function revokeReportingCertificate(db: Executor, id: string, at: string, organizationId?: string): Promise<number> {
+  let q = db.updateTable('reporting_certificates').set({ status: 'revoked', revoked_at: at }).where('id', '=', id).where('status', '=', 'active')
+  if (organizationId !== undefined) q = q.where('organization_id', '=', organizationId)
+  const result = await q.executeTakeFirst()
   return Number(result.numUpdatedRows)
 }

@@ -60,10 +60,13 @@ export interface ReportingKeyService {
   createCertificate(organizationId: string, certificate: Buffer): Promise<ReportingKey>
   /** The active certificates whose subject serialNumber is `kid` (several while one organization rotates). */
   certificates(kid: string): Promise<VerifyingCertificate[]>
-  /** Shared-secret keys, then certificates. */
-  list(): Promise<ReportingKey[]>
-  /** Revokes a key or a certificate; false when no active one has this id. */
-  revoke(id: string): Promise<boolean>
+  /** Shared-secret keys, then certificates: every organization's (an operator's), or one organization's own (the console's). */
+  list(organizationId?: string): Promise<ReportingKey[]>
+  /**
+   * Revokes a key or a certificate; false when no active one has this id, or, with `organizationId`, none of that
+   * organization's (the console's tenant rule: another's key is as unknown).
+   */
+  revoke(id: string, organizationId?: string): Promise<boolean>
 }
 
 export function createReportingKeyService(deps: { db: Pick<Db, 'kysely'>; clock: Clock; secretsKey: string; organizations: Pick<OrganizationService, 'find'> }): ReportingKeyService {
@@ -153,13 +156,13 @@ export function createReportingKeyService(deps: { db: Pick<Db, 'kysely'>; clock:
       })
     },
 
-    async list() {
-      return [...(await repo.listReportingKeys(db.kysely)).map(toKey), ...(await repo.listReportingCertificates(db.kysely)).map(toCertificateKey)]
+    async list(organizationId) {
+      return [...(await repo.listReportingKeys(db.kysely, organizationId)).map(toKey), ...(await repo.listReportingCertificates(db.kysely, organizationId)).map(toCertificateKey)]
     },
 
-    async revoke(id) {
+    async revoke(id, organizationId) {
       const at = clock.now().toISOString()
-      return (await repo.revokeReportingKey(db.kysely, id, at)) > 0 || (await repo.revokeReportingCertificate(db.kysely, id, at)) > 0
+      return (await repo.revokeReportingKey(db.kysely, id, at, organizationId)) > 0 || (await repo.revokeReportingCertificate(db.kysely, id, at, organizationId)) > 0
     },
   }
 }

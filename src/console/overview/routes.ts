@@ -12,7 +12,7 @@ import { barChart, type Bar } from './chart.js'
 
 export interface ConsoleOverviewDeps {
   clock: Clock
-  onDemand: Pick<OnDemandService, 'paymentBatchSummaries' | 'netFundings'>
+  onDemand: Pick<OnDemandService, 'paymentBatchSummaries' | 'netTotalsByDay'>
   organizations: Pick<OrganizationService, 'find'>
 }
 
@@ -42,13 +42,7 @@ export async function consoleOverview(scope: App, deps: ConsoleOverviewDeps): Pr
     const breakdown = acting?.type === 'merchant' ? 'selected_merchant' : 'all_merchant'
     const batches = await deps.onDemand.paymentBatchSummaries(s.actingId, { ...window, rollUp: 'day', breakdown })
     const counts = batches.paymentBatchSummaries.map((b) => ({ day: b.startTime.slice(0, 10), currency: b.currencyCode, value: String(b.salesCount + b.creditCount) }))
-    const funding: { day: string; currency: string; value: string }[] = []
-    for (const [i, day] of days.entries()) {
-      const end = Math.min(first + (i + 1) * DAY_MS, now)
-      if (end <= first + i * DAY_MS) continue
-      const net = await deps.onDemand.netFundings(s.actingId, { startTime: new Date(first + i * DAY_MS).toISOString(), endTime: new Date(end).toISOString() })
-      for (const total of net.netTotal) funding.push({ day, currency: total.currency, value: total.value })
-    }
+    const funding = await deps.onDemand.netTotalsByDay(s.actingId, window)
     const section = (title: string, unit: string, data: Map<string, Bar[]>) =>
       html`<section><h2>${title}</h2>
 ${data.size === 0

@@ -35,6 +35,8 @@ export interface TokenContext {
   url: string
   /** The DPoP header, if any. */
   dpop?: string | string[]
+  /** Told of the client once it authenticated (the route names it as the request's caller, for the request log). */
+  authenticated?: (client: OAuthClient) => void
 }
 
 /** Also identity's AccessTokenResolver: app.ts passes it in, so identity resolves OAuth access tokens. */
@@ -235,6 +237,7 @@ export function createTokenService(deps: {
       const grantType = required(fields, 'grant_type')
       if (!(GRANT_TYPES as readonly string[]).includes(grantType)) throw new OAuthError('unsupported_grant_type', `grant_type must be one of ${GRANT_TYPES.join(', ')}`)
       const { client } = await authenticateClient(fields, authorization, context.source)
+      context.authenticated?.(client)
       if (grantType === 'authorization_code') return authorizationCode(client, fields, context)
       if (grantType === 'refresh_token') return refresh(client, fields, context)
       return clientCredentialsGrant(client, fields, context)

@@ -4,17 +4,21 @@
 // scheme its headers named and no ids. Declared here so that neither the gateways nor the log import each other.
 import type { FastifyRequest } from 'fastify'
 
-export type AuthScheme =
+export const AUTH_SCHEMES = [
   /** Merchant API: HTTP Signature, the SDK's JWT, an OAuth bearer token. */
-  | 'http_signature'
-  | 'jwt'
-  | 'oauth'
+  'http_signature',
+  'jwt',
+  'oauth',
   /** Banking: an application key with a customer's token, or the key alone (signing in). */
-  | 'banking_token'
-  | 'banking_key'
-  /** OAuth's endpoints: a client authenticating with HTTP Basic (the form's client_id and secret are not told apart). */
-  | 'client_basic'
-  | 'none'
+  'banking_token',
+  'banking_key',
+  /** OAuth's token endpoint: a client authenticated by HTTP Basic, or by its client_id (and secret) in the form. */
+  'client_basic',
+  'client_post',
+  'none',
+] as const
+
+export type AuthScheme = (typeof AUTH_SCHEMES)[number]
 
 export interface Caller {
   scheme: AuthScheme

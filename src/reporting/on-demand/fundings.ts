@@ -7,6 +7,7 @@ import type { Executor } from '../../platform/db/database.js'
 import { forbidden, notFound } from '../../platform/errors.js'
 import { DecimalSum, parseDecimal } from '../transactions/decimal.js'
 import * as repo from './repository.js'
+import type { TallyRow } from './repository.js'
 import type { FundingsQuery, NetFundings } from './schemas.js'
 import { fundingDates, MAX_WINDOW_DAYS, readWindow } from './window.js'
 
@@ -37,56 +38,80 @@ export function createFundingsReport(deps: { db: Executor; organizations: Pick<O
     return (await organizations.descendants(org.id)).filter((o) => o.type === 'merchant').map((o) => o.id)
   }
 
-  return async function netFundings(organizationId: string, query: FundingsQuery): Promise<NetFundings> {
+  /** The merchants' funding tallies in the window's funding dates. */
+  async function talliesOf(organizationId: string, query: FundingsQuery) {
     const window = readWindow(query, MAX_WINDOW_DAYS)
     const merchants = await merchantsOf(organizationId)
     const { from, to } = fundingDates(window)
     const rows = merchants.length === 0 ? [] : await repo.tallies(db, merchants, 'funding', from, to)
-    if (rows.length === 0) throw notFound([{ reason: 'no transactions fall in the window' }])
-    const lines = new Map<string, Line>()
-    for (const r of rows) {
-      const type = r.category as FundingType
-      const key = `${TYPES.indexOf(type)}|${r.payment_subtype}|${r.currency}`
-      let line = lines.get(key)
-      if (!line) lines.set(key, (line = { type, paymentSubType: r.payment_subtype, currencyCode: r.currency, conveyedCount: 0, conveyed: new DecimalSum(), settledCount: 0, fundedCount: 0, funded: new DecimalSum() }))
-      line.conveyedCount += r.count
-      line.conveyed.add(r.amount)
-      line.settledCount += r.settled_count
-      line.fundedCount += r.funded_count
-      line.funded.add(r.funded_amount)
-    }
-    const sorted = [...lines.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([, line]) => line)
-    // Per type and currency, the funded amounts; the net total subtracts all but purchases.
-    const totals = Object.fromEntries(TYPES.map((t) => [t, new Map<string, DecimalSum>()])) as Record<FundingType, Map<string, DecimalSum>>
-    const net = new Map<string, DecimalSum>()
-    for (const line of sorted) {
-      const funded = line.funded.toString()
-      const byCurrency = totals[line.type]
-      if (!byCurrency.has(line.currencyCode)) byCurrency.set(line.currencyCode, new DecimalSum())
-      byCurrency.get(line.currencyCode)!.add(funded)
-      if (!net.has(line.currencyCode)) net.set(line.currencyCode, new DecimalSum())
-      net.get(line.currencyCode)!.add(line.type === 'PURCHASES' ? funded : negate(funded))
-    }
-    const list = (m: Map<string, DecimalSum>) => [...m.entries()].sort(([a], [b]) => (a < b ? -1 : 1)).map(([currency, value]) => ({ currency, value: value.toString() }))
-    return {
-      startTime: window.start,
-      endTime: window.end,
-      netFundingSummaries: sorted.map((l) => ({
-        type: l.type,
-        paymentSubType: l.paymentSubType,
-        conveyedCount: l.conveyedCount,
-        conveyedAmount: l.conveyed.toString(),
-        settledCount: l.settledCount,
-        fundedCount: l.fundedCount,
-        fundedAmount: l.funded.toString(),
-        currencyCode: l.currencyCode,
-      })),
-      totalPurchases: list(totals.PURCHASES),
-      totalRefunds: list(totals.REFUNDS),
-      totalFees: list(totals.FEES),
-      totalChargebacks: list(totals.CHARGEBACKS),
-      netTotal: list(net),
-    }
+    return { window, rows }
+  }
+
+  return {
+    async netFundings(organizationId: string, query: FundingsQuery): Promise<NetFundings> {
+      const { window, rows } = await talliesOf(organizationId, query)
+      if (rows.length === 0) throw notFound([{ reason: 'no transactions fall in the window' }])
+      return { startTime: window.start, endTime: window.end, ...summarize(rows) }
+    },
+
+    /**
+     * The net total of each funding date in the window, per currency: what netFundings answers for each day's
+     * window alone, from one read of the tallies (the console's overview charts a month of days). A day with none is left out.
+     */
+    async netTotalsByDay(organizationId: string, query: FundingsQuery): Promise<{ day: string; currency: string; value: string }[]> {
+      const { rows } = await talliesOf(organizationId, query)
+      const byDay = new Map<string, TallyRow[]>()
+      for (const r of rows) byDay.set(r.bucket, [...(byDay.get(r.bucket) ?? []), r])
+      return [...byDay.entries()]
+        .sort(([a], [b]) => (a < b ? -1 : 1))
+        .flatMap(([day, dayRows]) => summarize(dayRows).netTotal.map((t) => ({ day, currency: t.currency, value: t.value })))
+    },
+  }
+}
+
+/** Lines by type, subtype and currency, and the totals: the body of a net-fundings answer. */
+function summarize(rows: readonly TallyRow[]): Omit<NetFundings, 'startTime' | 'endTime'> {
+  const lines = new Map<string, Line>()
+  for (const r of rows) {
+    const type = r.category as FundingType
+    const key = `${TYPES.indexOf(type)}|${r.payment_subtype}|${r.currency}`
+    let line = lines.get(key)
+    if (!line) lines.set(key, (line = { type, paymentSubType: r.payment_subtype, currencyCode: r.currency, conveyedCount: 0, conveyed: new DecimalSum(), settledCount: 0, fundedCount: 0, funded: new DecimalSum() }))
+    line.conveyedCount += r.count
+    line.conveyed.add(r.amount)
+    line.settledCount += r.settled_count
+    line.fundedCount += r.funded_count
+    line.funded.add(r.funded_amount)
+  }
+  const sorted = [...lines.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([, line]) => line)
+  // Per type and currency, the funded amounts; the net total subtracts all but purchases.
+  const totals = Object.fromEntries(TYPES.map((t) => [t, new Map<string, DecimalSum>()])) as Record<FundingType, Map<string, DecimalSum>>
+  const net = new Map<string, DecimalSum>()
+  for (const line of sorted) {
+    const funded = line.funded.toString()
+    const byCurrency = totals[line.type]
+    if (!byCurrency.has(line.currencyCode)) byCurrency.set(line.currencyCode, new DecimalSum())
+    byCurrency.get(line.currencyCode)!.add(funded)
+    if (!net.has(line.currencyCode)) net.set(line.currencyCode, new DecimalSum())
+    net.get(line.currencyCode)!.add(line.type === 'PURCHASES' ? funded : negate(funded))
+  }
+  const list = (m: Map<string, DecimalSum>) => [...m.entries()].sort(([a], [b]) => (a < b ? -1 : 1)).map(([currency, value]) => ({ currency, value: value.toString() }))
+  return {
+    netFundingSummaries: sorted.map((l) => ({
+      type: l.type,
+      paymentSubType: l.paymentSubType,
+      conveyedCount: l.conveyedCount,
+      conveyedAmount: l.conveyed.toString(),
+      settledCount: l.settledCount,
+      fundedCount: l.fundedCount,
+      fundedAmount: l.funded.toString(),
+      currencyCode: l.currencyCode,
+    })),
+    totalPurchases: list(totals.PURCHASES),
+    totalRefunds: list(totals.REFUNDS),
+    totalFees: list(totals.FEES),
+    totalChargebacks: list(totals.CHARGEBACKS),
+    netTotal: list(net),
   }
 }
 

@@ -16,6 +16,8 @@ export interface OnDemandService {
   /** A page of submitted purchases and refunds, as JSON, CSV or XML by `accept`. */
   purchaseRefundDetails(organizationId: string, query: DetailsQuery, accept: string | undefined): Promise<Answer>
   netFundings(organizationId: string, query: FundingsQuery): Promise<NetFundings>
+  /** Each funding date's net total per currency (what netFundings gives for that day alone), from one read. */
+  netTotalsByDay(organizationId: string, query: FundingsQuery): Promise<{ day: string; currency: string; value: string }[]>
   paymentBatchSummaries(organizationId: string, query: SummariesQuery): Promise<PaymentBatchSummaries>
   /** Every conversion in the window, streamed as JSON, CSV or XML by `accept`. */
   conversionDetails(organizationId: string, query: WindowQuery, accept: string | undefined): Promise<Answer>
@@ -32,9 +34,11 @@ export interface OnDemandDeps {
 export function createOnDemandService(deps: OnDemandDeps): OnDemandService {
   const { db, organizations } = deps
   const events = createEventReports({ db })
+  const fundings = createFundingsReport({ db, organizations })
   return {
     purchaseRefundDetails: createDetailsReport({ db, cache: new PageCache(deps.pageCacheBytes) }),
-    netFundings: createFundingsReport({ db, organizations }),
+    netFundings: fundings.netFundings,
+    netTotalsByDay: fundings.netTotalsByDay,
     paymentBatchSummaries: createSummariesReport({ db, organizations }),
     conversionDetails: events.conversionDetails,
     notificationOfChanges: events.notificationOfChanges,

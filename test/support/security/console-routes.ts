@@ -1,7 +1,9 @@
 // The merchant console's routes for its security suite (test/console/security.test.ts runs them): each page and
 // form as a signed-in merchant user of testrest may send it. Sign-in and the stylesheet are public
-// (test/support/security/coverage.ts). A route naming a report or subscription names testrest's own when allowed,
-// and another merchant's or one nobody has in the tenancy check, which must answer alike (404).
+// (test/support/security/coverage.ts). A route naming a report, subscription, key or call (its correlation id)
+// names testrest's own when allowed, and another merchant's or one nobody has in the tenancy check, which must answer
+// alike (404).
+import { makeCertificate } from '../reporting-jwt.js'
 import type { SecuredRoute } from './suite.js'
 
 export interface ConsoleRoute extends SecuredRoute {
@@ -9,7 +11,7 @@ export interface ConsoleRoute extends SecuredRoute {
   /** The path, with `{id}` for the report or subscription it names, if any. */
   path: string
   /** What the identifier names, for the tenancy check. */
-  names?: 'report' | 'subscription'
+  names?: 'report' | 'subscription' | 'key' | 'request'
   /** The form a POST sends (beside its CSRF token). */
   form?: () => Record<string, string | string[]>
   /** The status an allowed call answers with. */
@@ -21,6 +23,12 @@ let created = 0
 const WINDOW = 'startTime=2026-01-30T00:00:00Z&endTime=2026-01-31T00:00:00Z'
 /** The sandbox's generated conversions (about one a day): the 30 days before the test app's clock. */
 const SANDBOX_WINDOW = 'startTime=2026-01-02T00:00:00Z&endTime=2026-02-01T00:00:00Z'
+/** A certificate nobody registered yet (each registration must be new); its .p12 is not needed. */
+const certificateForm = () => {
+  const made = makeCertificate({ organization: 'testrest' })
+  made.remove()
+  return { certificate: made.pem }
+}
 const subscriptionForm = (name: string) => ({
   reportDefinitionName: 'TransactionRequestClass',
   reportName: name,
@@ -80,4 +88,11 @@ export const CONSOLE_ROUTES: readonly ConsoleRoute[] = [
   // resets the data the other rows stand on (test/console/sandbox.test.ts resets for real).
   { route: 'POST /console/sandbox/reset', method: 'POST', path: '/console/sandbox/reset', form: () => ({ confirm: 'not-testrest' }), allowed: 400 },
   { route: 'POST /console/sandbox/events', method: 'POST', path: '/console/sandbox/events', form: () => ({ eventType: 'reporting.report.no-data' }), allowed: 303 },
+  { route: 'GET /console/keys', method: 'GET', path: '/console/keys', allowed: 200 },
+  { route: 'POST /console/keys', method: 'POST', path: '/console/keys', form: () => ({}), allowed: 200 },
+  { route: 'POST /console/keys/certificates', method: 'POST', path: '/console/keys/certificates', form: certificateForm, allowed: 200 },
+  { route: 'POST /console/keys/:id/revoke', method: 'POST', path: '/console/keys/{id}/revoke', names: 'key', form: () => ({}), allowed: 303 },
+  { route: 'GET /console/requests', method: 'GET', path: '/console/requests', allowed: 200 },
+  { route: 'GET /console/requests/find', method: 'GET', path: '/console/requests/find?correlationId=sec-mine', allowed: 303 },
+  { route: 'GET /console/requests/:correlationId', method: 'GET', path: '/console/requests/{id}', names: 'request', allowed: 200 },
 ]
