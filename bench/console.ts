@@ -34,6 +34,17 @@ const PAGES: readonly string[] = [
   '/console/subscriptions/new?definition=TransactionRequestClass',
   '/console/keys',
   '/console/requests',
+  '/console/on-demand',
+  // A page deep in a week of purchases and refunds, and the same page as the API's CSV.
+  `/console/on-demand?startTime=${day(-7)}&endTime=${day(0)}&limit=50&offset=50000`,
+  `/console/on-demand/purchase-refund-details.csv?startTime=${day(-7)}&endTime=${day(0)}&limit=50&offset=50000`,
+  '/console/on-demand/net-funding',
+  '/console/on-demand/batch-summaries',
+  `/console/on-demand/batch-summaries?startTime=${day(-89)}&endTime=${day(1)}&rollUp=week&breakdown=selected_merchant`,
+  '/console/on-demand/conversions',
+  '/console/on-demand/notifications-of-change',
+  '/console/sandbox',
+  '/console/sandbox/reset',
 ]
 
 const cookieValue = (setCookie: string | string[] | undefined, name: string) =>
