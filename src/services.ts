@@ -224,6 +224,7 @@ export function createServices(config: Config, infrastructure: Infrastructure, o
     requestLog: requestLog.services,
     requestLogSettings: config.requestLog,
     operators: { organizations: organizations.services, merchantUsers: identity.services.merchantUsers, identity: identity.services.identity, reportingKeys: applications.services.reportingKeys, clients: oauth.services.clients },
+    sandbox: config.mode === 'sandbox' ? { sandboxClock: reporting.services.sandboxClock, sandboxReset: reporting.services.sandboxReset, sandboxTrigger: webhooks.services.sandboxTrigger } : undefined,
   })
   // Every feature, in order: routes are mounted, sandbox data loaded (so after what it stands on) and commands listed
   // in this order; the merchant API family's after reporting keeps its counters where they were.

@@ -12,6 +12,8 @@ import type { Feature } from '../platform/feature.js'
 import { consoleErrors } from './errors.js'
 import { consoleOperators, type ConsoleOperatorDeps } from './operators/routes.js'
 import { consoleOverview, type ConsoleOverviewDeps } from './overview/routes.js'
+import { consoleOnDemand, type ConsoleOnDemandDeps } from './on-demand/routes.js'
+import { consoleSandbox, type ConsoleSandboxDeps } from './sandbox/routes.js'
 import { PAGE_HEADERS } from './layout.js'
 import { consoleReports, type ConsoleReportDeps } from './reports/routes.js'
 import { consoleKeys, type ConsoleKeyDeps } from './keys/routes.js'
@@ -26,6 +28,9 @@ export interface ConsoleServices {
 }
 
 export interface ConsoleDeps extends ConsoleSubscriptionDeps, ConsoleReportDeps, ConsoleOverviewDeps, ConsoleKeyDeps, ConsoleRequestDeps, ConsoleWebhookDeps, ConsoleOperatorDeps {
+  onDemand: ConsoleOnDemandDeps['onDemand']
+  /** Sandbox mode only: the sandbox page's services (its routes exist only then). */
+  sandbox?: ConsoleSandboxDeps
   db: Pick<Db, 'kysely'>
   clock: Clock
   secretsKey: string
@@ -51,6 +56,8 @@ export function consoleFeature(deps: ConsoleDeps): Feature<ConsoleServices> {
         await consoleSubscriptions(scope, deps)
         await consoleReports(scope, deps)
         await consoleOverview(scope, deps)
+        await consoleOnDemand(scope, deps)
+        if (deps.sandbox) await consoleSandbox(scope, deps.sandbox)
         await consoleKeys(scope, deps)
         await consoleRequests(scope, deps)
         await consoleWebhooks(scope, deps)

@@ -81,6 +81,7 @@ const NAV: [string, string, 'operators'?][] = [
   ['/console/reports', 'Reports'],
   ['/console/subscriptions', 'Subscriptions'],
   ['/console/webhooks', 'Webhooks'],
+  ['/console/on-demand', 'On-demand'],
   ['/console/keys', 'API keys'],
   ['/console/requests', 'Request log'],
   ['/console/organization', 'Organization'],

@@ -109,6 +109,8 @@ ${failed ? html`<p class="error" id="sign-in-error" role="alert">That username a
 <li><a href="/console/reports">Reports</a>: search, details, downloads and one-time reports</li>
 <li><a href="/console/subscriptions">Subscriptions</a>: scheduled reports, with each next run</li>
 <li><a href="/console/webhooks">Webhooks</a>: subscriptions, test sends, the delivery log with replays, and signing keys</li>
+<li><a href="/console/on-demand">On-demand reports</a>: purchases and refunds a page at a time (and as CSV), net funding, batch summaries, conversions, notifications of change</li>
+${deps.sandboxSignIn ? html`<li><a href="/console/sandbox">Sandbox</a>: your reporting clock, sample events, and your sandbox data</li>` : ''}
 <li><a href="/console/keys">API keys</a>: reporting keys and JWT certificates; create and revoke</li>
 <li><a href="/console/requests">API request log</a>: the organization's API calls, and one found by its correlation id</li>
 ${s.operator ? html`<li><a href="/console/operators">Operators</a>: every organization, and their merchant users, reporting keys and OAuth clients</li>` : ''}

@@ -28,6 +28,7 @@ import { reportDownloadRoutes } from './report-downloads/routes.js'
 import { createReportDownloads } from './report-downloads/service.js'
 import { clockRoutes } from './sandbox-clock/routes.js'
 import { createSandboxClock, type SandboxClock } from './sandbox-clock/service.js'
+import { createSandboxReset, type SandboxReset } from './sandbox-reset/service.js'
 import { createReportingClock, type ReportingClock } from './clocks/service.js'
 import { CATCH_UP_JOB, createScheduler, type Scheduler } from './scheduler/service.js'
 import { onDemandRoutes } from './on-demand/routes.js'
@@ -44,6 +45,8 @@ export interface ReportingServices {
   /** Each organization's reporting time (the sandbox lets one move its own ahead). */
   reportingClock: ReportingClock
   sandboxClock: SandboxClock
+  /** Sandbox: an organization's reporting data back to the seeded state (the console's sandbox page). */
+  sandboxReset: SandboxReset
   /** The report job's handler, optionally telling `onProgress` how many rows are written (operator commands). */
   generator(onProgress?: (instanceId: string, rows: number) => void): JobHandler<ReportJob>
   /** The report job's options (its lease and attempts), for a runner built outside the server. */
@@ -120,6 +123,7 @@ export function reportingFeature(deps: ReportingDeps): Feature<ReportingServices
   const scheduler = createScheduler({ db, clock, jobs, reports, reportingClock, maxQueued: deps.reports.maxQueued })
   const downloads = createReportDownloads({ reports })
   const sandboxClock = createSandboxClock({ reportingClock, scheduler })
+  const sandboxReset = createSandboxReset({ db, blobs, sandbox: deps.sandbox })
   const metrics = createReportMetrics(() => reports.countByStatus())
   const reportJobOptions = { leaseMs: deps.reports.leaseMs, maxAttempts: REPORT_ATTEMPTS }
   const generator = (onProgress?: (instanceId: string, rows: number) => void) =>
@@ -133,6 +137,7 @@ export function reportingFeature(deps: ReportingDeps): Feature<ReportingServices
       scheduler,
       reportingClock,
       sandboxClock,
+      sandboxReset,
       generator,
       reportJobOptions,
       onDemand,

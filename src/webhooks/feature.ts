@@ -20,6 +20,7 @@ import { createDeliveryDeps, createDeliveryService, healthCheckHandler } from '.
 import { SubscriptionSlots } from './delivery/slots.js'
 import { ingestionRoutes, sandboxEventRoutes } from './events/routes.js'
 import { createEventService, type EventService } from './events/service.js'
+import { createSandboxTrigger, type SandboxTrigger } from './events/sandbox.js'
 import { createWebhookCertificateService, type WebhookCertificateService } from './keys/certificates.js'
 import { keyRoutes } from './keys/routes.js'
 import { createWebhookKeyService, type WebhookKeyService } from './keys/service.js'
@@ -42,6 +43,8 @@ export interface WebhooksServices {
   notifications: NotificationLog
   /** Replays (the console's replay pages). */
   replays: Replays
+  /** Sandbox: fire an event with sample data (the API's POST /sandbox/v1/events and the console's sandbox page). */
+  sandboxTrigger: SandboxTrigger
 }
 
 export interface WebhooksDeps {
@@ -117,10 +120,11 @@ export function webhooksFeature(deps: WebhooksDeps): Feature<WebhooksServices> {
   const events = createEventService({ db, clock, jobs: deps.jobs, organizations: deps.organizations, subscriptions: store, delivery })
   const notifications = createNotificationLog({ delivery })
   const replays = createReplays({ delivery, clock })
+  const sandboxTrigger = createSandboxTrigger({ events, clock })
 
   return {
     name: 'webhooks',
-    services: { keys, certificates, subscriptions, events, notifications, replays },
+    services: { keys, certificates, subscriptions, events, notifications, replays, sandboxTrigger },
     http: {
       errors: deps.merchantApi.errors,
       // `/sandbox/v1`'s unknown paths belong to the reporting feature, which mounts the sandbox clock there.
@@ -133,7 +137,7 @@ export function webhooksFeature(deps: WebhooksDeps): Feature<WebhooksServices> {
         await replayRoutes(scope, { replays, subscriptions, clock })
         await notificationRoutes(scope, { notifications, subscriptions, organizations: deps.organizations })
         await ingestionRoutes(scope, { events })
-        if (settings.mode === 'sandbox') await sandboxEventRoutes(scope, { events, clock })
+        if (settings.mode === 'sandbox') await sandboxEventRoutes(scope, { sandboxTrigger })
       },
     },
     jobs: [

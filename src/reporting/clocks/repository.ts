@@ -24,3 +24,8 @@ export async function moveClock(db: Executor, organizationId: string, from: numb
   const result = await db.updateTable('report_clocks').set({ offset_ms: String(to), updated_at: now }).where('organization_id', '=', organizationId).where('offset_ms', '=', String(from)).executeTakeFirst()
   return result.numUpdatedRows > 0n
 }
+
+/** Puts an organization back on the server's clock: its offset row goes. */
+export async function removeClock(db: Executor, organizationId: string): Promise<void> {
+  await db.deleteFrom('report_clocks').where('organization_id', '=', organizationId).execute()
+}

@@ -4,7 +4,7 @@
 import type { Clock } from '../../platform/clock.js'
 import type { Executor } from '../../platform/db/database.js'
 import { conflict, invalid } from '../../platform/errors.js'
-import { clockOffset, clockOffsets, moveClock } from './repository.js'
+import { clockOffset, clockOffsets, moveClock, removeClock } from './repository.js'
 
 export interface ReportingClock {
   readonly sandbox: boolean
@@ -15,6 +15,11 @@ export interface ReportingClock {
   now(organizationId: string): Promise<Date>
   /** Moves an organization's reporting time forward to `to`; throws invalid() when `to` is not later than its time now. */
   advance(organizationId: string, to: Date): Promise<{ from: Date; to: Date; offsetMs: number }>
+  /**
+   * Puts an organization's reporting time back on the server's clock. Reports already made stay; a subscription
+   * whose next run the move had reached runs again when the real time reaches it.
+   */
+  realTime(organizationId: string): Promise<void>
 }
 
 export function createReportingClock(deps: { db: Executor; clock: Clock; sandbox: boolean }): ReportingClock {
@@ -35,6 +40,10 @@ export function createReportingClock(deps: { db: Executor; clock: Clock; sandbox
       const after = to.getTime() - real
       if (!(await moveClock(db, organizationId, before, after, new Date(real).toISOString()))) throw conflict([{ field: 'to', reason: 'the clock was moved by another call meanwhile; read it and try again' }])
       return { from: new Date(real + before), to, offsetMs: after }
+    },
+    async realTime(organizationId) {
+      if (!sandbox) throw invalid([{ reason: 'the reporting clock moves only in sandbox mode' }])
+      await removeClock(db, organizationId)
     },
   }
 }

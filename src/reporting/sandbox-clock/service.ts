@@ -24,6 +24,8 @@ export interface SandboxClock {
    * What is left is queued by a catch-up job, or, with `catchUp: 'caller'`, by the caller's own sweeps.
    */
   advance(organizationId: string, to: string, options?: { catchUp?: 'job' | 'caller' }): Promise<ClockAdvance>
+  /** Back to real time: the organization's reporting time is the server's clock again (offset 0). */
+  realTime(organizationId: string): Promise<ClockState>
 }
 
 const iso = (ms: number) => new Date(ms).toISOString()
@@ -51,6 +53,10 @@ export function createSandboxClock(deps: { reportingClock: ReportingClock; sched
       if (!complete && (options.catchUp ?? 'job') === 'job') await deps.scheduler.catchUp(organizationId, String(moved.offsetMs))
       const queued = [...before.queued, ...after.queued].map(listed)
       return { ...(await read(organizationId)), queued, complete, ...(complete ? {} : { catchingUp: true }) }
+    },
+    async realTime(organizationId) {
+      await deps.reportingClock.realTime(organizationId)
+      return read(organizationId)
     },
   }
 }

@@ -2,12 +2,10 @@
 // reporting call, for its organization or one below it), and in sandbox mode anyone fires any event type with
 // sample data to try a receiver.
 import type { App } from '../../platform/http/app.js'
-import { invalid } from '../../platform/errors.js'
-import type { Clock } from '../../platform/clock.js'
 import { actingOrganization } from '../../merchant-api/gateway.js'
 import { failureBody } from '../../merchant-api/schemas.js'
 import type { EventPublisher } from '../types.js'
-import { samplePayload } from './samples.js'
+import type { SandboxTrigger } from './sandbox.js'
 import { PublishBody, PublishedEvent, SandboxEventBody } from './schemas.js'
 
 const tags = ['Webhooks']
@@ -26,7 +24,7 @@ export async function ingestionRoutes(scope: App, deps: { events: EventPublisher
   )
 }
 
-export async function sandboxEventRoutes(scope: App, deps: { events: EventPublisher; clock: Clock }): Promise<void> {
+export async function sandboxEventRoutes(scope: App, deps: { sandboxTrigger: SandboxTrigger }): Promise<void> {
   scope.post(
     '/sandbox/v1/events',
     {
@@ -39,14 +37,6 @@ export async function sandboxEventRoutes(scope: App, deps: { events: EventPublis
         response: responses,
       },
     },
-    async (request, reply) => {
-      const organizationId = actingOrganization(request).id
-      const { eventType } = request.body
-      const sample = samplePayload(eventType, organizationId, deps.clock.now())
-      if (!sample) throw invalid([{ field: 'eventType', reason: 'unknown event type (see GET /notification-subscriptions/v2/products/{organizationId})' }])
-      const data = { ...sample.data, ...request.body.data }
-      const published = await deps.events.publish({ eventType, organizationId, data, ...(sample.preferences ? { preferences: sample.preferences } : {}), ...(sample.metadata ? { metadata: sample.metadata } : {}), source: 'sandbox' })
-      return reply.code(201).send({ eventType, organizationId, ...published, payload: { data, ...(sample.preferences ? { preferences: sample.preferences } : {}), organizationId, ...(sample.metadata ? { metadata: sample.metadata } : {}) } })
-    },
+    async (request, reply) => reply.code(201).send(await deps.sandboxTrigger.trigger(actingOrganization(request).id, request.body.eventType, request.body.data)),
   )
 }

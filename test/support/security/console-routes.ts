@@ -22,6 +22,10 @@ export interface ConsoleRoute extends SecuredRoute {
 }
 
 let created = 0
+/** A day of the sandbox's generated transactions (the test app's clock is 2026-02-01). */
+const WINDOW = 'startTime=2026-01-30T00:00:00Z&endTime=2026-01-31T00:00:00Z'
+/** The sandbox's generated conversions (about one a day): the 30 days before the test app's clock. */
+const SANDBOX_WINDOW = 'startTime=2026-01-02T00:00:00Z&endTime=2026-02-01T00:00:00Z'
 /** A certificate nobody registered yet (each registration must be new); its .p12 is not needed. */
 const certificateForm = () => {
   const made = makeCertificate({ organization: 'testrest' })
@@ -77,6 +81,24 @@ export const CONSOLE_ROUTES: readonly ConsoleRoute[] = [
   { route: 'GET /console/subscriptions/:name', method: 'GET', path: '/console/subscriptions/{id}', names: 'subscription', allowed: 200 },
   { route: 'POST /console/subscriptions/:name', method: 'POST', path: '/console/subscriptions/{id}', names: 'subscription', form: () => subscriptionForm('{id}'), allowed: 303 },
   { route: 'POST /console/subscriptions/:name/delete', method: 'POST', path: '/console/subscriptions/{id}/delete', names: 'subscription', form: () => ({}), allowed: 303 },
+  // The on-demand reports: always for the organization acted for, so no identifier to cross (test/console/on-demand.test.ts
+  // shows another merchant's transactions never appear).
+  { route: 'GET /console/on-demand', method: 'GET', path: `/console/on-demand?${WINDOW}`, allowed: 200 },
+  { route: 'GET /console/on-demand/purchase-refund-details.csv', method: 'GET', path: `/console/on-demand/purchase-refund-details.csv?${WINDOW}`, allowed: 200 },
+  { route: 'GET /console/on-demand/net-funding', method: 'GET', path: `/console/on-demand/net-funding?${WINDOW}`, allowed: 200 },
+  { route: 'GET /console/on-demand/batch-summaries', method: 'GET', path: `/console/on-demand/batch-summaries?${WINDOW}`, allowed: 200 },
+  { route: 'GET /console/on-demand/conversions', method: 'GET', path: `/console/on-demand/conversions?${WINDOW}`, allowed: 200 },
+  { route: 'GET /console/on-demand/conversions.csv', method: 'GET', path: `/console/on-demand/conversions.csv?${SANDBOX_WINDOW}`, allowed: 200 },
+  { route: 'GET /console/on-demand/notifications-of-change', method: 'GET', path: `/console/on-demand/notifications-of-change?${WINDOW}`, allowed: 200 },
+  // The sandbox page (sandbox mode only, as the test app runs): the clock of the organization acted for, its events.
+  { route: 'GET /console/sandbox', method: 'GET', path: '/console/sandbox', allowed: 200 },
+  { route: 'POST /console/sandbox/clock', method: 'POST', path: '/console/sandbox/clock', form: () => ({ amount: '1', unit: 'minutes' }), allowed: 303 },
+  { route: 'POST /console/sandbox/clock/real-time', method: 'POST', path: '/console/sandbox/clock/real-time', form: () => ({}), allowed: 303 },
+  { route: 'GET /console/sandbox/reset', method: 'GET', path: '/console/sandbox/reset', allowed: 200 },
+  // Confirmed with another id: past the session and CSRF checks, refused at the confirmation (400), so the suite never
+  // resets the data the other rows stand on (test/console/sandbox.test.ts resets for real).
+  { route: 'POST /console/sandbox/reset', method: 'POST', path: '/console/sandbox/reset', form: () => ({ confirm: 'not-testrest' }), allowed: 400 },
+  { route: 'POST /console/sandbox/events', method: 'POST', path: '/console/sandbox/events', form: () => ({ eventType: 'reporting.report.no-data' }), allowed: 303 },
   { route: 'GET /console/keys', method: 'GET', path: '/console/keys', allowed: 200 },
   { route: 'POST /console/keys', method: 'POST', path: '/console/keys', form: () => ({}), allowed: 200 },
   { route: 'POST /console/keys/certificates', method: 'POST', path: '/console/keys/certificates', form: certificateForm, allowed: 200 },
