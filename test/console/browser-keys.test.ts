@@ -4,12 +4,11 @@
 // call refused; and axe-core on each of these pages at desktop and phone sizes, finding no serious or critical problem.
 import type { Browser, Page } from 'playwright-core'
 import { afterAll, beforeAll, expect, it } from 'vitest'
-import { axeViolations } from '../support/axe.js'
-import { describeWithBrowser, launchChromium } from '../support/browser.js'
+import { describeWithBrowser } from '../support/browser.js'
+import { axeProblems, axeProblemsOn, consolePage, SIZES } from '../support/console-chromium.js'
 import { startTestApp, type TestApp } from '../support/harness.js'
 import { signedCall } from '../support/reporting.js'
 
-const SIZES = { desktop: { width: 1280, height: 800 }, phone: { width: 375, height: 740 } }
 const DEFINITIONS = '/reporting/v3/report-definitions'
 
 describeWithBrowser('the API keys and request log pages in headless Chromium', () => {
@@ -22,8 +21,7 @@ describeWithBrowser('the API keys and request log pages in headless Chromium', (
 
   beforeAll(async () => {
     t = await startTestApp({ env: { REQUEST_LOG: 'on' } })
-    browser = await launchChromium()
-    page = await (await browser.newContext({ viewport: SIZES.desktop })).newPage()
+    ;({ browser, page } = await consolePage())
   })
   afterAll(async () => {
     await browser?.close()
@@ -98,19 +96,16 @@ describeWithBrowser('the API keys and request log pages in headless Chromium', (
     const problems: string[] = []
     for (const [size, viewport] of Object.entries(SIZES)) {
       await page.setViewportSize(viewport)
-      for (const path of visited) {
-        await page.goto(t.baseUrl + path)
-        for (const v of await axeViolations(page, undefined, ['serious', 'critical'])) problems.push(`${size} ${path}: ${v}`)
-      }
+      problems.push(...(await axeProblemsOn(page, t.baseUrl, size, visited)))
       // The pages answering a form: the new key's secret, and a refused certificate.
       await page.goto(t.baseUrl + '/console/keys')
       await page.getByRole('button', { name: 'Create a shared-secret key' }).click()
       await page.waitForURL(`${t.baseUrl}/console/keys`)
-      for (const v of await axeViolations(page, undefined, ['serious', 'critical'])) problems.push(`${size} new key: ${v}`)
+      problems.push(...(await axeProblems(page, `${size} new key`)))
       await page.getByLabel(/^Certificate/).fill('not a certificate')
       await page.getByRole('button', { name: 'Register the certificate' }).click()
       await page.getByRole('alert').waitFor()
-      for (const v of await axeViolations(page, undefined, ['serious', 'critical'])) problems.push(`${size} refused certificate: ${v}`)
+      problems.push(...(await axeProblems(page, `${size} refused certificate`)))
     }
     expect(problems).toEqual([])
   }, 120_000)

@@ -5,14 +5,12 @@
 // axe-core on every page at desktop and phone sizes, finding no serious or critical problem.
 import type { Browser, Page } from 'playwright-core'
 import { afterAll, beforeAll, expect, it } from 'vitest'
-import { axeViolations } from '../support/axe.js'
-import { describeWithBrowser, launchChromium } from '../support/browser.js'
+import { describeWithBrowser } from '../support/browser.js'
+import { axeProblemsOn, consolePage, signInThroughForm, SIZES } from '../support/console-chromium.js'
 import { FakeClock, startTestApp, type TestApp } from '../support/harness.js'
 import { day } from '../support/on-demand.js'
 import { TESTREST_KEY, signedCall } from '../support/reporting.js'
 import { getRaw } from '../support/reports.js'
-
-const SIZES = { desktop: { width: 1280, height: 800 }, phone: { width: 375, height: 740 } }
 
 describeWithBrowser('the console’s on-demand and sandbox pages in headless Chromium', () => {
   let t: TestApp
@@ -22,8 +20,7 @@ describeWithBrowser('the console’s on-demand and sandbox pages in headless Chr
 
   beforeAll(async () => {
     t = await startTestApp({ clock: new FakeClock(new Date('2026-02-01T12:00:00Z')) })
-    browser = await launchChromium()
-    page = await (await browser.newContext({ viewport: SIZES.desktop })).newPage()
+    ;({ browser, page } = await consolePage())
   })
   afterAll(async () => {
     await browser?.close()
@@ -39,11 +36,7 @@ describeWithBrowser('the console’s on-demand and sandbox pages in headless Chr
   const clock = async () => (await signedCall(t, { method: 'GET', path: '/sandbox/v1/clock', key: TESTREST_KEY })).json as { now: string; offsetSeconds: number }
 
   it('signs testrest in', async () => {
-    await page.goto(t.baseUrl + '/console/sign-in')
-    await page.getByLabel('Username').fill('testrest')
-    await page.getByLabel('Password').fill('Testrest-1')
-    await page.getByRole('button', { name: 'Sign in' }).click()
-    await page.waitForURL(`${t.baseUrl}/console`)
+    await signInThroughForm(page, t.baseUrl)
     await open('/console')
   })
 
@@ -121,10 +114,7 @@ describeWithBrowser('the console’s on-demand and sandbox pages in headless Chr
     const problems: string[] = []
     for (const [size, viewport] of Object.entries(SIZES)) {
       await page.setViewportSize(viewport)
-      for (const path of visited) {
-        await page.goto(t.baseUrl + path)
-        for (const v of await axeViolations(page, undefined, ['serious', 'critical'])) problems.push(`${size} ${path}: ${v}`)
-      }
+      problems.push(...(await axeProblemsOn(page, t.baseUrl, size, visited)))
     }
     expect(problems).toEqual([])
   }, 180_000)

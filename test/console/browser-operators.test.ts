@@ -4,11 +4,9 @@
 // them; and axe-core on every operator page at desktop and phone sizes finds no serious or critical problem.
 import type { Browser, Page } from 'playwright-core'
 import { afterAll, beforeAll, expect, it } from 'vitest'
-import { axeViolations } from '../support/axe.js'
-import { describeWithBrowser, launchChromium } from '../support/browser.js'
+import { describeWithBrowser } from '../support/browser.js'
+import { axeProblems, consolePage, signInThroughForm, SIZES } from '../support/console-chromium.js'
 import { FakeClock, startTestApp, type TestApp } from '../support/harness.js'
-
-const SIZES = { desktop: { width: 1280, height: 800 }, phone: { width: 375, height: 740 } }
 
 describeWithBrowser('the operators’ pages in headless Chromium', () => {
   let t: TestApp
@@ -21,8 +19,7 @@ describeWithBrowser('the operators’ pages in headless Chromium', () => {
     t = await startTestApp({ clock: new FakeClock(new Date('2026-02-01T00:00:00Z')) })
     password = (await t.app.services.merchantUsers.create({ organizationId: 'testrest_acct', username: 'browser-operator' })).password
     await t.app.services.merchantUsers.setOperator('browser-operator', true)
-    browser = await launchChromium()
-    page = await (await browser.newContext({ viewport: SIZES.desktop })).newPage()
+    ;({ browser, page } = await consolePage())
   })
   afterAll(async () => {
     await browser?.close()
@@ -37,11 +34,7 @@ describeWithBrowser('the operators’ pages in headless Chromium', () => {
 
   async function signIn(username: string, secret: string) {
     await page.context().clearCookies()
-    await page.goto(t.baseUrl + '/console/sign-in')
-    await page.getByLabel('Username').fill(username)
-    await page.getByLabel('Password').fill(secret)
-    await page.getByRole('button', { name: 'Sign in' }).click()
-    await page.waitForURL(`${t.baseUrl}/console`)
+    await signInThroughForm(page, t.baseUrl, username, secret)
   }
 
   /** The value shown once beside `term`. */
@@ -145,7 +138,7 @@ describeWithBrowser('the operators’ pages in headless Chromium', () => {
       for (const path of visited) {
         if (forms[path]) await forms[path]()
         else await page.goto(t.baseUrl + path)
-        for (const v of await axeViolations(page, undefined, ['serious', 'critical'])) problems.push(`${size} ${path}: ${v}`)
+        problems.push(...(await axeProblems(page, `${size} ${path}`)))
       }
     }
     expect(problems).toEqual([])

@@ -4,13 +4,11 @@
 // and see the second attempt; revoke the key; and axe-core on every webhook page at desktop and phone sizes.
 import type { Browser, Page } from 'playwright-core'
 import { afterAll, beforeAll, expect, it } from 'vitest'
-import { axeViolations } from '../support/axe.js'
-import { describeWithBrowser, launchChromium } from '../support/browser.js'
+import { describeWithBrowser } from '../support/browser.js'
+import { axeProblems, axeProblemsOn, consolePage, signInThroughForm, SIZES } from '../support/console-chromium.js'
 import { FakeClock, startTestApp, type TestApp } from '../support/harness.js'
 import { TESTREST_KEY, signedCall } from '../support/reporting.js'
 import { startReceiver, vcSignatureValid, type Receiver } from '../support/webhooks.js'
-
-const SIZES = { desktop: { width: 1280, height: 800 }, phone: { width: 375, height: 740 } }
 
 describeWithBrowser('the console’s webhook pages in headless Chromium', () => {
   let t: TestApp
@@ -25,8 +23,7 @@ describeWithBrowser('the console’s webhook pages in headless Chromium', () => 
     t = await startTestApp({ clock: new FakeClock(new Date('2026-02-01T00:00:00Z')) })
     receiver = await startReceiver()
     receiver.answer = () => ({ status: 200, body: 'received, thank you' })
-    browser = await launchChromium()
-    page = await (await browser.newContext({ viewport: SIZES.desktop })).newPage()
+    ;({ browser, page } = await consolePage())
   })
   afterAll(async () => {
     await browser?.close()
@@ -42,11 +39,7 @@ describeWithBrowser('the console’s webhook pages in headless Chromium', () => 
   const main = async () => (await page.textContent('main')) ?? ''
 
   it('signs testrest in and creates a signing key, its secret shown once', async () => {
-    await page.goto(t.baseUrl + '/console/sign-in')
-    await page.getByLabel('Username').fill('testrest')
-    await page.getByLabel('Password').fill('Testrest-1')
-    await page.getByRole('button', { name: 'Sign in' }).click()
-    await page.waitForURL(`${t.baseUrl}/console`)
+    await signInThroughForm(page, t.baseUrl)
     await page.getByRole('link', { name: 'Webhooks' }).first().click()
     await page.waitForURL(`${t.baseUrl}/console/webhooks`)
     visited.add('/console/webhooks')
@@ -118,15 +111,12 @@ describeWithBrowser('the console’s webhook pages in headless Chromium', () => 
     const problems: string[] = []
     for (const [size, viewport] of Object.entries(SIZES)) {
       await page.setViewportSize(viewport)
-      for (const path of visited) {
-        await page.goto(t.baseUrl + path)
-        for (const v of await axeViolations(page, undefined, ['serious', 'critical'])) problems.push(`${size} ${path}: ${v}`)
-      }
+      problems.push(...(await axeProblemsOn(page, t.baseUrl, size, visited)))
       // The page that shows a new key's secret answers a form: posted again at each size.
       await page.goto(t.baseUrl + '/console/webhooks/keys')
       await page.getByRole('button', { name: 'Create a signing key' }).click()
       await page.waitForURL(`${t.baseUrl}/console/webhooks/keys`)
-      for (const v of await axeViolations(page, undefined, ['serious', 'critical'])) problems.push(`${size} new key: ${v}`)
+      problems.push(...(await axeProblems(page, `${size} new key`)))
     }
     expect(problems).toEqual([])
   }, 120_000)

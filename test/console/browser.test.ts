@@ -6,13 +6,11 @@ import type { Browser, Page } from 'playwright-core'
 import { afterAll, beforeAll, expect, it } from 'vitest'
 import type { Transaction } from '../../src/reporting/transactions/catalog.js'
 import { insertTransactions } from '../../src/reporting/transactions/repository.js'
-import { axeViolations } from '../support/axe.js'
-import { describeWithBrowser, launchChromium } from '../support/browser.js'
+import { describeWithBrowser } from '../support/browser.js'
+import { axeProblems, axeProblemsOn, consolePage, SIZES } from '../support/console-chromium.js'
 import { FakeClock, startTestApp, type TestApp } from '../support/harness.js'
 import { TESTREST_KEY, signedCall } from '../support/reporting.js'
 import { getRaw, settle } from '../support/reports.js'
-
-const SIZES = { desktop: { width: 1280, height: 800 }, phone: { width: 375, height: 740 } }
 
 describeWithBrowser('the console in headless Chromium', () => {
   let t: TestApp
@@ -32,8 +30,7 @@ describeWithBrowser('the console in headless Chromium', () => {
       fields: { BillTo: { Email: `buyer${i}@example.com` } },
     }))
     await insertTransactions(t.db.kysely, t.db.dialect, rows)
-    browser = await launchChromium()
-    page = await (await browser.newContext({ viewport: SIZES.desktop })).newPage()
+    ;({ browser, page } = await consolePage())
   })
   afterAll(async () => {
     await browser?.close()
@@ -112,15 +109,12 @@ describeWithBrowser('the console in headless Chromium', () => {
     const problems: string[] = []
     for (const [size, viewport] of Object.entries(SIZES)) {
       await page.setViewportSize(viewport)
-      for (const path of visited) {
-        await page.goto(t.baseUrl + path)
-        for (const v of await axeViolations(page, undefined, ['serious', 'critical'])) problems.push(`${size} ${path}: ${v}`)
-      }
+      problems.push(...(await axeProblemsOn(page, t.baseUrl, size, visited)))
     }
     // Signed out: the sign-in page.
     await page.context().clearCookies()
     await page.goto(t.baseUrl + '/console/sign-in')
-    for (const v of await axeViolations(page, undefined, ['serious', 'critical'])) problems.push(`sign-in: ${v}`)
+    problems.push(...(await axeProblems(page, `sign-in`)))
     expect(problems).toEqual([])
     // A dozen pages twice with axe, slower on a shared machine: two minutes rather than vitest's default 30 seconds.
   }, 120_000)
