@@ -3,8 +3,20 @@ import { readFileSync } from 'node:fs'
 
 /** CPU seconds a process has used (user + system), from /proc (Linux); NaN where that cannot be read. */
 export function cpuSeconds(pid: number | undefined): number {
+  return statSeconds(`/proc/${pid}/stat`)
+}
+
+/**
+ * CPU seconds of a process's main thread alone (its event loop; Linux numbers it as the process): a worker thread's or
+ * the garbage collector's helpers' time is not in it.
+ */
+export function mainThreadCpuSeconds(pid: number | undefined): number {
+  return statSeconds(`/proc/${pid}/task/${pid}/stat`)
+}
+
+function statSeconds(file: string): number {
   try {
-    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ')
+    const fields = readFileSync(file, 'utf8').split(') ')[1]!.split(' ')
     return (Number(fields[11]) + Number(fields[12])) / 100
   } catch {
     return NaN

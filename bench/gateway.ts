@@ -19,7 +19,7 @@ import autocannon from 'autocannon'
 import { request } from 'undici'
 import { TESTREST_KEY, signedHeaders } from '../test/support/reporting.js'
 import { makeJwt } from '../test/support/reporting-jwt.js'
-import { cpuSeconds } from './cpu.js'
+import { cpuSeconds, mainThreadCpuSeconds, settled } from './cpu.js'
 import { freePort } from './free-port.js'
 
 // The sandbox's reporting client of testrest (README, "Sandbox identities"; test/support/reporting-oauth.ts).
@@ -150,20 +150,6 @@ const targets: { name: string; path: string; headers: Headers | (() => Headers);
   { name: 'OAuth subscriptions', path: SUBSCRIPTIONS, headers: bearer },
   { name: 'JWT subscriptions', path: SUBSCRIPTIONS, headers: jwtHeaders(SUBSCRIPTIONS), perRequest: jwtHeaders(SUBSCRIPTIONS) },
 ]
-/**
- * Waits until finapi has finished its start-up work (the sandbox's reporting data is generated in the background
- * after it is ready): measured while it runs, raw would be measured on a busier machine and the ratio flattered.
- * Idle is under 5 % of a core over a second, read from /proc (Linux); elsewhere it waits a fixed 10 s.
- */
-async function settled(pid: number) {
-  if (Number.isNaN(cpuSeconds(pid))) return void (await new Promise((r) => setTimeout(r, 10_000)))
-  for (let i = 0; i < 60; i++) {
-    const before = cpuSeconds(pid)
-    await new Promise((r) => setTimeout(r, 1_000))
-    if (cpuSeconds(pid) - before < 0.05) return
-  }
-  throw new Error('finapi was still busy a minute after start')
-}
 await settled(app.child.pid!)
 
 const bodies: Record<string, string> = {}
@@ -178,25 +164,27 @@ try {
   console.log('read                      raw req/s  finapi req/s  ratio   finapi p50 ms  p99 ms  (raw p99)')
   const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!
   for (const t of targets.filter((x) => !ONLY || ONLY.split(',').some((only) => x.name.includes(only)))) {
-    const runs: { r: Awaited<ReturnType<typeof drive>>; a: Awaited<ReturnType<typeof drive>>; rCpu: number; aCpu: number }[] = []
+    const runs: { r: Awaited<ReturnType<typeof drive>>; a: Awaited<ReturnType<typeof drive>>; rCpu: number; aCpu: number; rMain: number; aMain: number }[] = []
     for (let round = 0; round < ROUNDS; round++) {
       const headers = headersOf(t)
       await drive(raw.url + t.path, headers, 2, t.perRequest)
-      const rawCpu = cpuSeconds(raw.child.pid!)
+      const [rawCpu, rawMain] = [cpuSeconds(raw.child.pid!), mainThreadCpuSeconds(raw.child.pid!)]
       const r = await drive(raw.url + t.path, headers, SECONDS, t.perRequest)
       const rCpu = ((cpuSeconds(raw.child.pid!) - rawCpu) * 1e6) / r.total
+      const rMain = ((mainThreadCpuSeconds(raw.child.pid!) - rawMain) * 1e6) / r.total
       await drive(app.url + t.path, headers, 2, t.perRequest)
-      const appCpu = cpuSeconds(app.child.pid!)
+      const [appCpu, appMain] = [cpuSeconds(app.child.pid!), mainThreadCpuSeconds(app.child.pid!)]
       const a = await drive(app.url + t.path, headers, SECONDS, t.perRequest)
       const aCpu = ((cpuSeconds(app.child.pid!) - appCpu) * 1e6) / a.total
-      if (VERBOSE) console.error(`  ${t.name} round ${round + 1}: raw ${r.rps.toFixed(0)}, finapi ${a.rps.toFixed(0)}, ratio ${(a.rps / r.rps).toFixed(3)}; CPU µs/request raw ${rCpu.toFixed(0)}, finapi ${aCpu.toFixed(0)}, ratio ${(aCpu / rCpu).toFixed(3)}`)
-      runs.push({ r, a, rCpu, aCpu })
+      const aMain = ((mainThreadCpuSeconds(app.child.pid!) - appMain) * 1e6) / a.total
+      if (VERBOSE) console.error(`  ${t.name} round ${round + 1}: raw ${r.rps.toFixed(0)}, finapi ${a.rps.toFixed(0)}, ratio ${(a.rps / r.rps).toFixed(3)}; CPU µs/request raw ${rCpu.toFixed(0)}, finapi ${aCpu.toFixed(0)}, ratio ${(aCpu / rCpu).toFixed(3)}; main thread's ${rMain.toFixed(0)} / ${aMain.toFixed(0)}`)
+      runs.push({ r, a, rCpu, aCpu, rMain, aMain })
     }
     const [rps, aps] = [median(runs.map((x) => x.r.rps)), median(runs.map((x) => x.a.rps))]
     const ratio = median(runs.map((x) => x.a.rps / x.r.rps)).toFixed(3)
     const [p50, p99, rawP99] = [median(runs.map((x) => x.a.p50)), median(runs.map((x) => x.a.p99)), median(runs.map((x) => x.r.p99))]
     // CPU time per request (of the server's process, from /proc) moves far less than throughput on a shared machine.
-    const cpu = `CPU µs/request ${median(runs.map((x) => x.rCpu)).toFixed(0)} / ${median(runs.map((x) => x.aCpu)).toFixed(0)}, ratio ${median(runs.map((x) => x.aCpu / x.rCpu)).toFixed(3)}`
+    const cpu = `CPU µs/request ${median(runs.map((x) => x.rCpu)).toFixed(0)} / ${median(runs.map((x) => x.aCpu)).toFixed(0)}, ratio ${median(runs.map((x) => x.aCpu / x.rCpu)).toFixed(3)}; the main thread's ${median(runs.map((x) => x.rMain)).toFixed(0)} / ${median(runs.map((x) => x.aMain)).toFixed(0)}, ratio ${median(runs.map((x) => x.aMain / x.rMain)).toFixed(3)}`
     console.log(`${t.name.padEnd(25)} ${rps.toFixed(0).padStart(9)}  ${aps.toFixed(0).padStart(12)}  ${ratio.padStart(6)}  ${String(p50).padStart(13)}  ${String(p99).padStart(6)}  (${rawP99})  ${cpu}`)
   }
 } finally {

@@ -198,6 +198,7 @@ export function createServices(config: Config, infrastructure: Infrastructure, o
   })
   const requestLog = requestLogFeature({
     db,
+    databaseUrl: config.databaseUrl,
     clock,
     settings: { ...config.requestLog, ...options.requestLog },
     onError: (err) => logger.warn({ err }, 'request log write failed'),

@@ -2,6 +2,7 @@
 // through `finapi requests find`), the app's per-request observer, its table, its pruning, its counters, and the
 // last batch written when the app closes.
 import * as m0022 from '../migrations/0022_request_log.js'
+import * as m0024 from '../migrations/0024_request_log_correlation.js'
 import type { Clock } from '../platform/clock.js'
 import { LabelledCounter } from '../platform/counters.js'
 import type { Db } from '../platform/db/database.js'
@@ -9,6 +10,7 @@ import type { Feature } from '../platform/feature.js'
 import { requestLogCommands } from './cli.js'
 import { createRecorder, type RecorderOptions, type RecorderOutcome } from './recorder.js'
 import { createRequestLogService, type RequestLogService } from './service.js'
+import { inlineWriter, processTag, threadScript, threadWriter } from './writer.js'
 
 export interface RequestLogSettings {
   /** REQUEST_LOG: off records nothing (a deployment that must not keep call metadata, a load test's baseline). */
@@ -18,14 +20,25 @@ export interface RequestLogSettings {
   recorder?: Partial<RecorderOptions>
 }
 
-export function requestLogFeature(deps: { db: Pick<Db, 'kysely'>; clock: Clock; settings: RequestLogSettings; onError: (err: unknown) => void }): Feature<RequestLogService> {
+export function requestLogFeature(deps: {
+  db: Pick<Db, 'kysely'>
+  /** DATABASE_URL, which the writer thread opens its own connection with. */
+  databaseUrl: string
+  clock: Clock
+  settings: RequestLogSettings
+  onError: (err: unknown) => void
+}): Feature<RequestLogService> {
   const outcomes = new LabelledCounter<RecorderOutcome>('request_log_rows_total', 'API calls the request log wrote, or dropped (buffer full while the database could not keep up, or a batch the database refused)', 'outcome')
-  const recorder = createRecorder({ db: deps.db, clock: deps.clock, outcomes, onError: deps.onError, options: deps.settings.recorder })
+  const tag = processTag()
+  const inline = inlineWriter(deps.db, tag)
+  // Off, no thread is ever started; on, it starts with the first batch.
+  const writer = deps.databaseUrl === 'sqlite::memory:' || !deps.settings.enabled || !threadScript() ? inline : threadWriter({ url: deps.databaseUrl, tag, fallback: inline, onError: deps.onError })
+  const recorder = createRecorder({ writer, clock: deps.clock, outcomes, onError: deps.onError, options: deps.settings.recorder })
   const requestLog = createRequestLogService({ db: deps.db, clock: deps.clock, recorder, retentionDays: deps.settings.retentionDays })
   return {
     name: 'requestLog',
     services: requestLog,
-    migrations: { '0022_request_log': m0022 },
+    migrations: { '0022_request_log': m0022, '0024_request_log_correlation': m0024 },
     housekeeping: [{ name: 'request log calls', prune: () => requestLog.prune() }],
     counters: [outcomes],
     commands: requestLogCommands,

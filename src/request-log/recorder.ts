@@ -1,29 +1,14 @@
-// The request log's writer: each API call becomes a row in an in-memory buffer when it ends (no I/O on the request's
-// path), and the buffer is written in one multi-row INSERT per batch, at most `intervalMs` after its first row or at
+// The request log's buffer: each API call becomes a row in an in-memory buffer when it ends (no I/O on the request's
+// path), and the buffer is handed to the writer (writer.ts: a thread of its own) a batch at a time, at most `intervalMs` after its first row or at
 // once when a batch is full. The timer is armed only while rows wait, on the injected clock (tests tick it). The
 // buffer is bounded: while the database cannot keep up, calls beyond `maxBuffered` are dropped and counted, so memory
 // never grows with the backlog. A batch the database refuses is dropped and counted too: this is an observation log,
 // not work, so nothing is retried and a killed process loses at most what it had buffered (one interval's calls);
 // a graceful shutdown writes them (close()).
-import { randomBytes } from 'node:crypto'
 import type { Clock, Timer } from '../platform/clock.js'
 import type { LabelledCounter } from '../platform/counters.js'
-import type { Db } from '../platform/db/database.js'
-import * as repo from './repository.js'
-import type { RequestLogTable } from './tables.js'
-
-/** A call as buffered: its time as milliseconds, made into text only when its batch is written. */
-export interface BufferedCall {
-  atMs: number
-  organizationId: string | null
-  method: string
-  path: string
-  status: number
-  durationUs: number
-  correlationId: string
-  scheme: string
-  keyId: string | null
-}
+import { CallBatch, type BufferedCall } from './rows.js'
+import type { BatchWriter } from './writer.js'
 
 export interface RecorderOptions {
   /** Rows per INSERT (and a batch this full is written at once). */
@@ -47,7 +32,8 @@ export interface Recorder {
 }
 
 export function createRecorder(deps: {
-  db: Pick<Db, 'kysely'>
+  /** Writes a batch (writer.ts: on a thread of its own, or on this one). */
+  writer: BatchWriter
   clock: Clock
   outcomes: LabelledCounter<RecorderOutcome>
   onError: (err: unknown) => void
@@ -55,11 +41,12 @@ export function createRecorder(deps: {
 }): Recorder {
   const { clock, outcomes } = deps
   const { batchRows, maxBuffered, intervalMs } = { ...DEFAULT_RECORDER_OPTIONS, ...deps.options }
-  // Ids sort in the order calls ended within a process (the keyset's tie-breaker after the time, which a fake clock
-  // or a busy millisecond shares), and the process's random tag keeps them unique across processes on one database.
-  const tag = randomBytes(4).toString('hex')
+  // Each call's number in the process, from which its row's id is made (rows.ts).
   let seq = 0
-  let buffer: BufferedCall[] = []
+  // The batch calls are added to, and the full ones waiting to be written; `buffered` counts the calls in both.
+  let current: CallBatch | undefined
+  const sealed: CallBatch[] = []
+  let buffered = 0
   let timer: Timer | undefined
   let timerMs = 0
   let writing: Promise<void> | undefined
@@ -79,31 +66,23 @@ export function createRecorder(deps: {
     })
   }
 
-  function rowOf(call: BufferedCall): RequestLogTable {
-    return {
-      id: `${tag}-${String(seq++).padStart(12, '0')}`,
-      at: new Date(call.atMs).toISOString(),
-      organization_id: call.organizationId,
-      method: call.method,
-      path: call.path,
-      status: call.status,
-      duration_us: call.durationUs,
-      correlation_id: call.correlationId,
-      correlation_key: repo.correlationKey(call.correlationId),
-      scheme: call.scheme,
-      key_id: call.keyId,
-    }
-  }
-
   async function drain(): Promise<void> {
-    while (buffer.length > 0) {
-      const batch = buffer.length <= batchRows ? buffer : buffer.slice(0, batchRows)
-      buffer = batch === buffer ? [] : buffer.slice(batchRows)
+    for (;;) {
+      if (current) {
+        sealed.push(current)
+        current = undefined
+      }
+      const batch = sealed.shift()
+      if (!batch) return
+      const count = batch.count
+      buffered -= count
       try {
-        await repo.insertMany(deps.db.kysely, batch.map(rowOf))
-        outcomes.inc('written', batch.length)
+        const firstSeq = seq
+        seq += count
+        await deps.writer.write(batch, firstSeq)
+        outcomes.inc('written', count)
       } catch (err) {
-        outcomes.inc('dropped_write_failed', batch.length)
+        outcomes.inc('dropped_write_failed', count)
         deps.onError(err)
       }
     }
@@ -111,7 +90,7 @@ export function createRecorder(deps: {
 
   async function flush(): Promise<void> {
     while (writing) await writing
-    if (buffer.length === 0) return
+    if (buffered === 0) return
     writing = drain().finally(() => {
       writing = undefined
     })
@@ -120,13 +99,24 @@ export function createRecorder(deps: {
 
   return {
     record(call) {
-      if (buffer.length >= maxBuffered) {
+      if (buffered >= maxBuffered) {
         outcomes.inc('dropped_buffer_full')
         return
       }
-      buffer.push(call)
+      current ??= new CallBatch()
+      if (!current.add(call)) {
+        // Its bytes are full before its count: the call starts the next batch (made big enough for it).
+        sealed.push(current)
+        current = new CallBatch(CallBatch.sizeOf(call))
+        current.add(call)
+      }
+      buffered++
+      if (current.count >= batchRows) {
+        sealed.push(current)
+        current = undefined
+      }
       // A full batch is written on the next turn; otherwise the first waiting row arms the interval.
-      if (buffer.length >= batchRows) {
+      if (sealed.length > 0) {
         if (!writing) arm(0)
       } else if (!timer) arm(intervalMs)
     },
@@ -136,6 +126,7 @@ export function createRecorder(deps: {
       timer?.cancel()
       timer = undefined
       await flush()
+      await deps.writer.close()
     },
   }
 }

@@ -2,16 +2,9 @@
 // and pruning by age in bounded batches.
 import { sql, type CompiledQuery } from 'kysely'
 import type { Executor } from '../platform/db/database.js'
+import { COLUMNS } from './rows.js'
 import type { RequestLogTable } from './tables.js'
 
-const COLUMNS = ['id', 'at', 'organization_id', 'method', 'path', 'status', 'duration_us', 'correlation_id', 'correlation_key', 'scheme', 'key_id'] as const
-
-/** FNV-1a of the id's UTF-16 units, as a signed 32-bit integer (PostgreSQL's integer): the look-up index's key. */
-export function correlationKey(correlationId: string): number {
-  let h = 0x811c9dc5
-  for (let i = 0; i < correlationId.length; i++) h = Math.imul(h ^ correlationId.charCodeAt(i), 0x01000193)
-  return h | 0
-}
 /**
  * The row counts an INSERT is written with: a batch goes as INSERTs of 100 rows, its rest as 20s, 5s and 1s. A few
  * fixed shapes are compiled once per handle and prepared once (SQLite's statement cache): compiling a 500-row
@@ -83,7 +76,7 @@ export function list(db: Executor, f: RowFilter): Promise<RequestLogTable[]> {
   if (f.statusClass !== undefined) q = q.where('status', '>=', f.statusClass * 100).where('status', '<', f.statusClass * 100 + 100)
   if (f.scheme !== undefined) q = q.where('scheme', '=', f.scheme)
   if (f.keyId !== undefined) q = q.where('key_id', '=', f.keyId)
-  if (f.correlationId !== undefined) q = q.where('correlation_key', '=', correlationKey(f.correlationId)).where('correlation_id', '=', f.correlationId)
+  if (f.correlationId !== undefined) q = q.where('correlation_id', '=', f.correlationId)
   const before = f.before
   if (before) q = q.where((eb) => eb.or([eb('at', '<', before.at), eb.and([eb('at', '=', before.at), eb('id', '<', before.id)])]))
   return q.orderBy('at', 'desc').orderBy('id', 'desc').limit(f.limit).execute()
@@ -91,7 +84,7 @@ export function list(db: Executor, f: RowFilter): Promise<RequestLogTable[]> {
 
 /** Every call with this correlation id, across organizations, newest first (an operator's look-up). */
 export function byCorrelationId(db: Executor, correlationId: string, limit: number): Promise<RequestLogTable[]> {
-  return db.selectFrom('request_log').selectAll().where('correlation_key', '=', correlationKey(correlationId)).where('correlation_id', '=', correlationId).orderBy('at', 'desc').orderBy('id', 'desc').limit(limit).execute()
+  return db.selectFrom('request_log').selectAll().where('correlation_id', '=', correlationId).orderBy('at', 'desc').orderBy('id', 'desc').limit(limit).execute()
 }
 
 /** Deletes up to `limit` rows older than `before`, oldest first; returns how many went. */

@@ -13,8 +13,6 @@ export interface RequestLogTable {
   status: number
   duration_us: number
   correlation_id: string
-  /** A 32-bit hash of correlation_id (correlationKey in repository.ts): what the look-up's index holds. */
-  correlation_key: number
   scheme: string
   /** The reporting key, JWT certificate, OAuth client or banking application: its id, never its secret. */
   key_id: string | null

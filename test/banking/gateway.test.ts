@@ -183,12 +183,18 @@ describe('correlation id', () => {
     expect(res.headers['x-correlationid']).toBe('svc-456')
   })
 
-  it('generates a UUID when none is sent, on errors too', async () => {
+  it('generates a time-ordered (version 7) UUID when none is sent, on errors too', async () => {
     const ok = await t.call('GET', '/v2/probe?v=1')
     const failed = await t.call('GET', '/v2/probe', { headers: { 'x-svc-key': undefined } })
-    expect(ok.headers['x-correlationid']).toMatch(UUID)
-    expect(failed.headers['x-correlationid']).toMatch(UUID)
-    expect(ok.headers['x-correlationid']).not.toBe(failed.headers['x-correlationid'])
+    const V7 = /^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/
+    const [first, second] = [String(ok.headers['x-correlationid']), String(failed.headers['x-correlationid'])]
+    expect(first).toMatch(V7)
+    expect(second).toMatch(V7)
+    expect(first).not.toBe(second)
+    // Its first 48 bits are the wall clock's milliseconds (not the injected clock's: the id only orders an index).
+    const ms = (id: string) => parseInt(id.replace(/-/g, '').slice(0, 12), 16)
+    expect(Math.abs(ms(first) - Date.now())).toBeLessThan(60_000)
+    expect(ms(second)).toBeGreaterThanOrEqual(ms(first))
   })
 
   it('replaces an unsafe correlation id with a generated one', async () => {

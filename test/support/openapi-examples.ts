@@ -14,8 +14,8 @@ export { EXAMPLES_FILE }
 const MAX_ITEMS = 3
 const MAX_CHARS = 4000
 
-const UUID = /\b[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}\b/g
-const IS_UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/
+const UUID = /\b[0-9a-f]{8}-[0-9a-f]{4}-[47][0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}\b/g
+const IS_UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[47][0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/
 
 /** Members whose values are made anew on every run: random tokens, secrets, keys, signed or hashed values. */
 const VOLATILE = new Set(['access_token', 'refresh_token', 'request_uri', 'token', 'value', 'key', 'keyId', 'accountToken', 'csrf_token', 'code', 'code_challenge', 'code_verifier', 'pub'])

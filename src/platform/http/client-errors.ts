@@ -4,7 +4,7 @@
 // contract of the family at its path (API-420 on /v2, invalid_request at the token endpoint, a JSON error
 // elsewhere), as a complete response with `Connection: close`. The raw bytes are never echoed and never logged:
 // they hold keys, tokens and passwords. A CONNECT request, which Node hands to a `connect` listener, answers the same way.
-import { randomUUID } from 'node:crypto'
+import { uuidV7 } from './correlation.js'
 import { STATUS_CODES, type IncomingMessage, type ServerResponse } from 'node:http'
 import { createRequire } from 'node:module'
 import type { Socket } from 'node:net'
@@ -87,7 +87,7 @@ export function clientErrorHandler(table: FamilyTable, log: () => FastifyBaseLog
     // The response of a request already being read, when its timeout cut it off.
     const pending = (socket as Socket & { _httpMessage?: ServerResponse | null })._httpMessage
     const reason = err.code === 'HPE_INVALID_EOF_STATE' ? (pending?.req ? 'the request ended before its body did' : 'the request ended inside its headers') : (REASONS[err.code] ?? 'malformed request')
-    const correlationId = randomUUID()
+    const correlationId = uuidV7(Date.now())
     // The code only: the error itself carries rawPacket, the raw bytes.
     log().info({ correlationId, clientError: err.code, reason }, 'client error')
     if (!socket.writable || pending?.headersSent) {
@@ -103,7 +103,7 @@ export function clientErrorHandler(table: FamilyTable, log: () => FastifyBaseLog
 /** The server's `checkExpectation` listener: an `Expect` other than 100-continue, which Node would answer 417 empty. */
 export function expectationHandler(table: FamilyTable, log: () => FastifyBaseLogger) {
   return (req: IncomingMessage, res: ServerResponse): void => {
-    const correlationId = randomUUID()
+    const correlationId = uuidV7(Date.now())
     log().info({ correlationId, reason: 'unsupported Expect' }, 'client error')
     const { status, headers, body } = renderFailure(table.forUrl(req.url ?? ''), invalid([{ field: 'Expect', reason: 'only 100-continue is supported' }]))
     res.writeHead(status, { ...headers, 'x-correlationid': correlationId, 'content-length': body.length, connection: 'close' })
@@ -118,7 +118,7 @@ export function expectationHandler(table: FamilyTable, log: () => FastifyBaseLog
 export function connectHandler(table: FamilyTable, log: () => FastifyBaseLogger) {
   return (req: IncomingMessage, socket: Socket): void => {
     socket.on('error', () => {})
-    const correlationId = randomUUID()
+    const correlationId = uuidV7(Date.now())
     log().info({ correlationId, reason: 'CONNECT is not supported' }, 'client error')
     const { status, headers, body } = renderFailure(table.forUrl(req.url ?? ''), invalid([{ reason: 'CONNECT is not supported' }]))
     socket.end(Buffer.concat([Buffer.from(response(status, { ...headers, 'x-correlationid': correlationId }, body), 'latin1'), body]), () => socket.destroy())

@@ -1,5 +1,8 @@
 // Correlation ids, shared by every API family: the caller's id when it is a plain token (safe to echo and to
-// log), otherwise a new UUID. Every answer echoes it as X-CorrelationID.
+// log), otherwise a new UUID. Every answer echoes it as X-CorrelationID. The server's own are version 7 (RFC 9562:
+// the time in milliseconds, then random bits), so that an index of them, such as the request log's look-up by
+// correlation id, is appended to rather than written at random: over 2,000,000 rows a random key cost that index
+// about 15 µs of CPU per row written, a time-ordered one about 1 µs (docs/benchmarks.md).
 import { randomUUID } from 'node:crypto'
 import type { IncomingMessage } from 'node:http'
 
@@ -19,5 +22,12 @@ export function correlationId(req: IncomingMessage): string {
     const value = req.headers[name]
     if (isPlainCorrelationId(value)) return value
   }
-  return randomUUID()
+  return uuidV7(Date.now())
+}
+
+/** A version 7 UUID for the time `ms`: its first 48 bits the time, then version 4's random bits, relabelled 7. */
+export function uuidV7(ms: number): string {
+  const time = ms.toString(16).padStart(12, '0')
+  // randomUUID()'s `xxxxxxxx-xxxx-4xxx-Vxxx-xxxxxxxxxxxx`: its 74 random bits after the version digit and its variant are kept.
+  return `${time.slice(0, 8)}-${time.slice(8, 12)}-7${randomUUID().slice(15)}`
 }

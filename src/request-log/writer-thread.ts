@@ -1,0 +1,114 @@
+// The request log's writer thread: it writes the batches the event loop's thread hands it, on its own connection,
+// so that the inserts' work (SQLite's B-trees, its WAL, pg's encoding) runs beside the requests instead of between
+// them. Started by writer.ts with the database's URL; it answers each batch with its outcome, by the batch's number.
+import { parentPort, workerData } from 'node:worker_threads'
+import SQLite from 'better-sqlite3'
+import pg from 'pg'
+import { COLUMNS, decodeCalls, rowsOf } from './rows.js'
+import type { RequestLogTable } from './tables.js'
+
+export interface WriterThreadData {
+  /** DATABASE_URL: `sqlite:<file>` or a PostgreSQL URL. */
+  url: string
+  /** The process's tag for row ids (rows.ts). */
+  tag: string
+}
+/** A batch: its number (for the answer), its bytes (CallBatch's, transferred) and how many of them are written. */
+export type InMessage = { batch: number; bytes: ArrayBuffer; length: number; firstSeq: number } | { close: true }
+export type OutcomeMessage = { batch: number; ok: true } | { batch: number; ok: false; message: string; stack?: string }
+
+/** Rows per SQLite transaction: the write lock is held for one chunk at a time, so the server's own writes wait little. */
+const SQLITE_CHUNK = 250
+
+interface Writer {
+  write(rows: RequestLogTable[]): Promise<void>
+  close(): Promise<void>
+}
+
+function sqliteWriter(path: string): Writer {
+  const db = new SQLite(path)
+  // The server's connection set WAL mode on the file; a CLI command or the server may hold the write lock a moment.
+  db.pragma('busy_timeout = 5000')
+  db.pragma('synchronous = NORMAL')
+  // Prepared with the first batch, so that a failure is that batch's answer (with its message), not the thread's end.
+  let chunk: ((rows: RequestLogTable[]) => void) & { immediate: (rows: RequestLogTable[]) => void } | undefined
+  const prepare = () => {
+    const insert = db.prepare(`INSERT INTO request_log (${COLUMNS.join(', ')}) VALUES (${COLUMNS.map(() => '?').join(', ')})`)
+    return db.transaction((rows: RequestLogTable[]) => {
+      for (const r of rows) insert.run(r.id, r.at, r.organization_id, r.method, r.path, r.status, r.duration_us, r.correlation_id, r.scheme, r.key_id)
+    })
+  }
+  return {
+    async write(rows) {
+      chunk ??= prepare()
+      // IMMEDIATE: the lock is taken (or waited for) before the first insert, as the server's transactions do.
+      for (let at = 0; at < rows.length; at += SQLITE_CHUNK) chunk.immediate(rows.slice(at, at + SQLITE_CHUNK))
+    },
+    async close() {
+      db.close()
+    },
+  }
+}
+
+/** One statement per batch: each column as an array, unnested into rows by PostgreSQL. */
+const PG_TYPES: Record<(typeof COLUMNS)[number], string> = {
+  id: 'text',
+  at: 'text',
+  organization_id: 'text',
+  method: 'text',
+  path: 'text',
+  status: 'integer',
+  duration_us: 'integer',
+  correlation_id: 'text',
+  scheme: 'text',
+  key_id: 'text',
+}
+const PG_INSERT = `INSERT INTO request_log (${COLUMNS.join(', ')}) SELECT * FROM unnest(${COLUMNS.map((c, i) => `$${i + 1}::${PG_TYPES[c]}[]`).join(', ')})`
+
+function postgresWriter(url: string): Writer {
+  // One connection, opened on the first batch and again after it is lost (the batch it was lost in is reported).
+  let client: pg.Client | undefined
+  return {
+    async write(rows) {
+      if (!client) {
+        const c = new pg.Client({ connectionString: url })
+        c.on('error', () => {
+          if (client === c) client = undefined
+        })
+        await c.connect()
+        client = c
+      }
+      await client.query({ name: 'request_log_insert', text: PG_INSERT, values: COLUMNS.map((column) => rows.map((r) => r[column])) })
+    },
+    async close() {
+      await client?.end()
+      client = undefined
+    },
+  }
+}
+
+const { url, tag } = workerData as WriterThreadData
+const writer = url.startsWith('sqlite:') ? sqliteWriter(url.slice('sqlite:'.length)) : postgresWriter(url)
+const port = parentPort!
+// Batches are written one after another, in the order they came; `close` after the last, and the thread ends.
+let queue = Promise.resolve()
+port.on('message', (message: InMessage) => {
+  if ('close' in message) {
+    queue = queue.then(async () => {
+      await writer.close().catch(() => undefined)
+      port.close()
+    })
+    return
+  }
+  queue = queue.then(async () => {
+    let outcome: OutcomeMessage
+    try {
+      await writer.write(rowsOf(decodeCalls(Buffer.from(message.bytes, 0, message.length), message.length), tag, message.firstSeq))
+      outcome = { batch: message.batch, ok: true }
+    } catch (err) {
+      const e = err instanceof Error ? err : new Error(String(err))
+      outcome = { batch: message.batch, ok: false, message: e.message, stack: e.stack }
+    }
+    port.postMessage(outcome)
+  })
+})

@@ -1,0 +1,120 @@
+// Where the request log's batches are written. A database in a file or on a server is written by a thread of its own
+// (writer-thread.ts) with its own connection: on the event loop's thread a row cost 20–65 µs of CPU between requests
+// (the table's B-tree and two indexes, SQLite's WAL; docs/benchmarks.md), which is more than the 5 % of a request's
+// the log may take. A database held in memory can only be reached through the process's own connection, so it is
+// written there; so is every batch after the thread failed (reported once), the log then costing what it did.
+import { existsSync } from 'node:fs'
+import { randomBytes } from 'node:crypto'
+import { Worker } from 'node:worker_threads'
+import type { Db } from '../platform/db/database.js'
+import * as repo from './repository.js'
+import { decodeCalls, rowsOf, type CallBatch } from './rows.js'
+import type { InMessage, OutcomeMessage, WriterThreadData } from './writer-thread.js'
+
+export interface BatchWriter {
+  /**
+   * Resolves once the batch is committed (a reader that flushed then sees it), rejects if the database refused it. The
+   * batch's bytes may be handed to the thread: the caller does not touch the batch again.
+   */
+  write(batch: CallBatch, firstSeq: number): Promise<void>
+  /** After the last write: ends the thread and its connection. */
+  close(): Promise<void>
+}
+
+/** The process's tag in row ids: unique across processes on one database (rows.ts). */
+export const processTag = (): string => randomBytes(4).toString('hex')
+
+export function inlineWriter(db: Pick<Db, 'kysely'>, tag: string): BatchWriter {
+  return {
+    write: (batch, firstSeq) => repo.insertMany(db.kysely, rowsOf(decodeCalls(batch.buffer, batch.bytes), tag, firstSeq)),
+    close: async () => undefined,
+  }
+}
+
+/**
+ * The thread's script, always compiled JavaScript: beside this file when it runs from the build, or the build's
+ * (`dist/`) when it runs from the sources (the tests build first; `npm run dev` uses it once `npm run build` made it).
+ * A thread cannot load TypeScript: on Node 20 neither `--import tsx` nor tsx's API reaches a thread's module loader.
+ * With no build, batches are written on this thread, as a database in memory's are.
+ */
+export function threadScript(): URL | undefined {
+  const beside = new URL('./writer-thread.js', import.meta.url)
+  if (existsSync(beside)) return beside
+  const built = new URL('../../dist/request-log/writer-thread.js', import.meta.url)
+  return existsSync(built) ? built : undefined
+}
+
+export function threadWriter(deps: {
+  url: string
+  tag: string
+  fallback: BatchWriter
+  onError: (err: unknown) => void
+  /** Tests: another script for the thread (one that ends at once). */
+  script?: URL
+}): BatchWriter {
+  let worker: Worker | undefined
+  let broken = false
+  let closing = false
+  let next = 0
+  const pending = new Map<number, { resolve: () => void; reject: (err: Error) => void }>()
+
+  function failAll(err: Error): void {
+    for (const p of pending.values()) p.reject(err)
+    pending.clear()
+  }
+
+  function start(): Worker {
+    const script = deps.script ?? threadScript()
+    if (!script) throw new Error('no compiled writer thread')
+    const data: WriterThreadData = { url: deps.url, tag: deps.tag }
+    // A small heap: the thread holds one batch at a time.
+    const w = new Worker(script, { workerData: data, resourceLimits: { maxOldGenerationSizeMb: 32 } })
+    // The thread never keeps the process alive: close() ends it, and a killed process loses at most its batch.
+    w.unref()
+    w.on('message', (m: OutcomeMessage) => {
+      const p = pending.get(m.batch)
+      pending.delete(m.batch)
+      if (m.ok) p?.resolve()
+      else p?.reject(Object.assign(new Error(m.message), { stack: m.stack }))
+    })
+    w.on('error', (err) => {
+      // The thread could not start or died: later batches are written on this thread.
+      broken = true
+      deps.onError(err)
+      failAll(err)
+    })
+    w.on('exit', (code) => {
+      if (worker === w) worker = undefined
+      if (!closing && !broken) {
+        broken = true
+        deps.onError(new Error(`the request log's writer thread ended (exit code ${code})`))
+      }
+      failAll(new Error(`the request log's writer thread ended (exit code ${code})`))
+    })
+    return w
+  }
+
+  return {
+    write(batch, firstSeq) {
+      if (broken || closing) return deps.fallback.write(batch, firstSeq)
+      const w = (worker ??= start())
+      const number = next++
+      return new Promise<void>((resolve, reject) => {
+        pending.set(number, { resolve, reject })
+        const bytes = batch.buffer.buffer as ArrayBuffer
+        const message: InMessage = { batch: number, bytes, length: batch.bytes, firstSeq }
+        w.postMessage(message, [bytes])
+      })
+    },
+    async close() {
+      closing = true
+      const w = worker
+      if (!w) return
+      await new Promise<void>((resolve) => {
+        w.once('exit', () => resolve())
+        const message: InMessage = { close: true }
+        w.postMessage(message)
+      })
+    },
+  }
+}

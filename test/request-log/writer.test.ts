@@ -1,0 +1,110 @@
+// The request log's writer: a call's bytes (CallBatch) decode to exactly what was recorded, a batch is written by a
+// thread of its own with its own connection (SQLite or PostgreSQL, whichever the tests run on) and is visible to the
+// server's connection once written, and a thread that cannot write reports why once and hands its later batches to
+// the writer on the event loop's thread.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { CallBatch, decodeCalls, type BufferedCall } from '../../src/request-log/rows.js'
+import { inlineWriter, threadScript, threadWriter, type BatchWriter } from '../../src/request-log/writer.js'
+import { startTestApp, type TestApp } from '../support/harness.js'
+
+let t: TestApp
+beforeAll(async () => {
+  t = await startTestApp()
+}, 60_000)
+afterAll(() => t?.close())
+
+const call = (over: Partial<BufferedCall> = {}): BufferedCall => ({
+  atMs: Date.parse('2026-11-26T06:00:00.123Z'),
+  organizationId: 'testrest',
+  method: 'GET',
+  path: '/reporting/v3/reports?name=%C3%A9t%C3%A9',
+  status: 200,
+  durationUs: 1234,
+  correlationId: 'writer-1',
+  scheme: 'http_signature',
+  keyId: null,
+  ...over,
+})
+const batchOf = (...calls: BufferedCall[]) => {
+  const batch = new CallBatch()
+  for (const c of calls) expect(batch.add(c)).toBe(true)
+  return batch
+}
+const rows = (prefix: string) => t.db.kysely.selectFrom('request_log').selectAll().where('correlation_id', 'like', `${prefix}%`).orderBy('id').execute()
+
+describe('a batch of calls as bytes', () => {
+  it('decodes to the calls recorded: nulls, text beyond ASCII, the longest path, large numbers', () => {
+    const calls = [
+      call(),
+      call({ organizationId: null, keyId: 'key-ü-→', path: `/v2/${'p'.repeat(2048)}`, status: 599, durationUs: 4_000_000_000, correlationId: 'w'.repeat(128) }),
+      call({ method: 'DELETE', scheme: 'none', path: '/', atMs: 0 }),
+    ]
+    const batch = batchOf(...calls)
+    expect(batch.count).toBe(3)
+    expect(decodeCalls(batch.buffer, batch.bytes)).toEqual(calls)
+  })
+
+  it('refuses a call that does not fit, leaving what it holds intact', () => {
+    const batch = new CallBatch()
+    const big = call({ path: `/v2/${'x'.repeat(2040)}` })
+    let added = 0
+    while (batch.add(big)) added++
+    expect(added).toBeGreaterThan(5)
+    expect(batch.count).toBe(added)
+    expect(decodeCalls(batch.buffer, batch.bytes)).toHaveLength(added)
+    // A batch made for one call takes it, however large.
+    const huge = call({ keyId: 'k'.repeat(60_000) })
+    const roomy = new CallBatch(CallBatch.sizeOf(huge))
+    expect(roomy.add(huge)).toBe(true)
+    expect(decodeCalls(roomy.buffer, roomy.bytes)).toEqual([huge])
+  })
+})
+
+describe('the writer thread', () => {
+  it('is built (the tests build first): the server never falls back for want of it', () => {
+    expect(threadScript()).toBeDefined()
+  })
+
+  it('writes batches on its own connection, in order; the server sees them once written', async () => {
+    const errors: unknown[] = []
+    const fallback: BatchWriter = { write: () => Promise.reject(new Error('the fallback was used')), close: async () => undefined }
+    const writer = threadWriter({ url: t.config.databaseUrl, tag: 'wt01', fallback, onError: (e) => errors.push(e) })
+    await writer.write(batchOf(call({ correlationId: 'thread-a1' }), call({ correlationId: 'thread-a2', organizationId: null })), 0)
+    await writer.write(batchOf(call({ correlationId: 'thread-a3' })), 2)
+    expect(errors).toEqual([])
+    const written = await rows('thread-a')
+    expect(written.map((r) => [r.id, r.correlation_id, r.organization_id])).toEqual([
+      ['wt01-000000000000', 'thread-a1', 'testrest'],
+      ['wt01-000000000001', 'thread-a2', null],
+      ['wt01-000000000002', 'thread-a3', 'testrest'],
+    ])
+    expect(written[0]).toMatchObject({ at: '2026-11-26T06:00:00.123Z', method: 'GET', path: '/reporting/v3/reports?name=%C3%A9t%C3%A9', status: 200, duration_us: 1234, scheme: 'http_signature', key_id: null })
+    await writer.close()
+    // Closed, a late batch is written on the event loop's thread.
+    await expect(writer.write(batchOf(call({ correlationId: 'thread-late' })), 3)).rejects.toThrow('the fallback was used')
+  })
+
+  it('answers a batch the database refuses with its reason, and goes on with the next', async () => {
+    const errors: unknown[] = []
+    // A database with no request_log table (SQLite: a new file; PostgreSQL: the cluster's own database).
+    const url = t.config.databaseUrl.startsWith('sqlite:') ? `sqlite:${t.config.databaseUrl.slice(7)}-missing.db` : t.config.databaseUrl.replace(/\/[^/?]*(\?|$)/, '/postgres$1')
+    const fallback: BatchWriter = { write: () => Promise.reject(new Error('the fallback was used')), close: async () => undefined }
+    const writer = threadWriter({ url, tag: 'wt02', fallback, onError: (e) => errors.push(e) })
+    await expect(writer.write(batchOf(call({ correlationId: 'refused-1' })), 0)).rejects.toThrow(/request_log/)
+    await expect(writer.write(batchOf(call({ correlationId: 'refused-2' })), 1)).rejects.toThrow(/request_log/)
+    expect(errors).toEqual([])
+    await writer.close()
+  })
+
+  it("reports a thread that ends once, and writes every later batch on the event loop's thread", async () => {
+    const errors: unknown[] = []
+    const writer = threadWriter({ url: t.config.databaseUrl, tag: 'wt03', fallback: inlineWriter(t.db, 'wt03'), onError: (e) => errors.push(e), script: new URL('data:text/javascript,process.exit(3)') })
+    await expect(writer.write(batchOf(call({ correlationId: 'ended-1' })), 0)).rejects.toThrow('exit code 3')
+    expect(errors).toHaveLength(1)
+    await writer.write(batchOf(call({ correlationId: 'ended-2' })), 1)
+    await writer.write(batchOf(call({ correlationId: 'ended-3' })), 2)
+    expect((await rows('ended-')).map((r) => r.correlation_id)).toEqual(['ended-2', 'ended-3'])
+    expect(errors).toHaveLength(1)
+    await writer.close()
+  })
+})
