@@ -9,7 +9,8 @@
 // in its own process; autocannon drives each with 50 connections for BENCH_SECONDS (default 10) after a 2 s
 // warm-up, raw and finapi alternating BENCH_ROUNDS times (default 5), once finapi has finished its start-up work;
 // the table gives the medians. Quote the ratios, not absolute numbers. BENCH_AGAINST=request-log compares finapi
-// with its request log on against finapi with it off (REQUEST_LOG=off) instead of the raw server.
+// with its request log on against finapi with it off (REQUEST_LOG=off) instead of the raw server. On SQLite; with
+// BENCH_PG_URL (an admin URL, e.g. postgres://postgres@127.0.0.1:55432/postgres) on a fresh PostgreSQL database after.
 import { spawn, type ChildProcess } from 'node:child_process'
 import { mkdtempSync, openSync } from 'node:fs'
 import { tmpdir } from 'node:os'
@@ -21,6 +22,7 @@ import { TESTREST_KEY, signedHeaders } from '../test/support/reporting.js'
 import { makeJwt } from '../test/support/reporting-jwt.js'
 import { cpuSeconds, mainThreadCpuSeconds, settled } from './cpu.js'
 import { freePort } from './free-port.js'
+import { freshDatabase, onEachDatabase } from './volume.js'
 
 // The sandbox's reporting client of testrest (README, "Sandbox identities"; test/support/reporting-oauth.ts).
 const MERCHANT_CLIENT = { clientId: 'testrest-reporting', secret: '8Pp0fzAtKI3DkayhQHM+snVm7+GtqaLYZaB03ZH+HAk=' }
@@ -45,7 +47,15 @@ const LOG = process.env['BENCH_LOG'] ?? join(mkdtempSync(join(tmpdir(), 'finapi-
  * same database (so it serves the same rows and accepts the same tokens), to measure what the request log costs.
  */
 const AGAINST_LOG_OFF = process.env['BENCH_AGAINST'] === 'request-log'
-const DATABASE_URL = `sqlite:${join(mkdtempSync(join(tmpdir(), 'finapi-bench-')), 'bench.db')}`
+const PG_URL = process.env['BENCH_PG_URL']
+// Each database in a process of its own (this script again, BENCH_TARGET naming it).
+if (process.env['BENCH_TARGET'] === undefined && PG_URL) {
+  await onEachDatabase(import.meta.url, PG_URL, async () => undefined)
+  process.exit()
+}
+const TARGET = process.env['BENCH_TARGET'] ?? 'sqlite'
+const database = await freshDatabase(TARGET, 'gateway', PG_URL)
+const DATABASE_URL = database.url
 
 /** `finapi serve` from the compiled build with npm start's defaults, its log lines (one per request) to a file. */
 async function startFinapi(extra: Record<string, string> = {}): Promise<{ child: ChildProcess; url: string }> {
@@ -159,7 +169,7 @@ const raw = AGAINST_LOG_OFF ? await startFinapi({ REQUEST_LOG: 'off' }) : await 
 if (AGAINST_LOG_OFF) await settled(raw.child.pid!)
 
 try {
-  console.log(`\n${CONNECTIONS} connections, ${SECONDS} s each after a 2 s warm-up, 127.0.0.1, SQLite, npm start's defaults, logs to ${LOG}`)
+  console.log(`\n${CONNECTIONS} connections, ${SECONDS} s each after a 2 s warm-up, 127.0.0.1, ${TARGET === 'sqlite' ? 'SQLite' : 'PostgreSQL'}, npm start's defaults, logs to ${LOG}`)
   if (AGAINST_LOG_OFF) console.log('baseline ("raw" below): finapi with REQUEST_LOG=off on the same database; "finapi": the request log on')
   console.log('read                      raw req/s  finapi req/s  ratio   finapi p50 ms  p99 ms  (raw p99)')
   const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!
@@ -190,4 +200,6 @@ try {
 } finally {
   app.child.kill('SIGTERM')
   raw.child.kill('SIGTERM')
+  await Promise.all([app, raw].map(({ child }) => new Promise((r) => (child.exitCode === null ? child.once('exit', r) : r(undefined)))))
+  await database.drop()
 }
