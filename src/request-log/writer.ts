@@ -111,6 +111,9 @@ export function threadWriter(deps: {
       const w = worker
       if (!w) return
       await new Promise<void>((resolve) => {
+        // Held by the thread until it ends: unreferenced, a process with nothing else left to do would exit while the
+        // thread still writes, and before the rest of its shutdown (its log's last lines).
+        w.ref()
         w.once('exit', () => resolve())
         const message: InMessage = { close: true }
         w.postMessage(message)

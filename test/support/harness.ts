@@ -91,7 +91,9 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
     OAUTH_CLIENT_CALLS_PER_CLIENT_PER_MINUTE: '100000',
     MERCHANT_API_RATE_LIMIT_PER_MINUTE: '100000',
   }
-  const config = loadConfig({ MODE: 'sandbox', DATABASE_URL: database.url, LOG_LEVEL: 'info', ...relaxed, ...options.env })
+  // The request log (on by default in sandbox mode) only where a test asks for it: its thread and its timer on the
+  // fake clock are then the test's to expect. Servers the tests start as processes run with the real default.
+  const config = loadConfig({ MODE: 'sandbox', DATABASE_URL: database.url, LOG_LEVEL: 'info', REQUEST_LOG: 'off', ...relaxed, ...options.env })
   const clock = options.clock ?? new FakeClock()
   const logs: Record<string, unknown>[] = []
   const sink = new Writable({
