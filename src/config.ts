@@ -57,8 +57,6 @@ const EnvSchema = Type.Object({
   REPORT_MAX_SUBSCRIPTIONS_PER_ORG: Type.Integer({ minimum: 1, maximum: 100_000, default: 100 }),
   REPORT_MIN_INTERVAL_MINUTES: Type.Integer({ minimum: 1, maximum: 1439, default: 5 }),
   REPORT_MAX_QUEUED_PER_ORG: Type.Integer({ minimum: 1, maximum: 1_000_000, default: 500 }),
-  // Off by default until recording costs the hot paths the 5 % issue 24 allows (measured 25-64 % more CPU per call:
-  // docs/benchmarks.md#the-request-logs-cost).
   // On by default in sandbox mode, off in production (see requestLog below).
   REQUEST_LOG: Type.Optional(Type.Enum(['on', 'off'])),
   REQUEST_LOG_RETENTION_DAYS: Type.Integer({ minimum: 1, maximum: 3660, default: 7 }),

@@ -25,7 +25,7 @@ export function registerRequestLogCommands(program: Command, withLog: <T>(fn: (l
       if (!CORRELATION_ID.test(id)) usageError(find, `'${id.slice(0, 140)}' is not a correlation id (letters, digits, '.', '_', ':' and '-', at most 128)`)
       const rows = await withLog((log) => log.find(id))
       if (rows.length === 0 && !options.json) {
-        throw new CliError(`no API call with correlation id ${id} in the request log (recorded only while the server runs with REQUEST_LOG=on, kept REQUEST_LOG_RETENTION_DAYS days; is this the server's DATABASE_URL?)`)
+        throw new CliError(`no API call with correlation id ${id} in the request log (recorded only while the server runs with REQUEST_LOG=on, sandbox mode's default, kept REQUEST_LOG_RETENTION_DAYS days; is this the server's DATABASE_URL?)`)
       }
       printRows(rows, options.json, ['time', 'organization', 'method', 'path', 'status', 'ms', 'scheme', 'key id', 'correlation id'], (r) => [r.at, r.organizationId, r.method, r.path, r.status, r.durationMs, r.scheme, r.keyId, r.correlationId])
     })

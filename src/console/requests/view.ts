@@ -17,7 +17,7 @@ const options = (values: readonly string[], selected: string) => values.map((v) 
 export function recordingNotice(settings: { enabled: boolean; retentionDays: number }): Html {
   return settings.enabled
     ? html`<p class="muted">Calls are kept ${settings.retentionDays} days. Times are UTC.</p>`
-    : html`<p class="notice" role="note" id="recording-off"><strong>This server does not record API calls</strong>: it runs with <code>REQUEST_LOG=off</code> (the default). Nothing is listed here until it runs with <code>REQUEST_LOG=on</code>; calls made meanwhile are not recorded.</p>`
+    : html`<p class="notice" role="note" id="recording-off"><strong>This server does not record API calls</strong>: it runs with <code>REQUEST_LOG=off</code> (production's default). Nothing is listed here until it runs with <code>REQUEST_LOG=on</code>; calls made meanwhile are not recorded.</p>`
 }
 
 export function filtersForm(f: Filters): Html {
