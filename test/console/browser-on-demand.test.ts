@@ -1,8 +1,9 @@
 // The console's on-demand and sandbox pages in headless Chromium, as a merchant uses them, on the sandbox's generated
 // data: sign in as testrest; page through purchases and refunds and download a page's CSV, compared with the API's
-// text/csv bytes; a window too long is refused on the form; the other on-demand reports; move the sandbox clock
-// forward and see the API's GET /sandbox/v1/clock report it, fire a sample event, go back to real time; and
-// axe-core on every page at desktop and phone sizes, finding no serious or critical problem.
+// text/csv bytes; a window too long is refused on the form; the other on-demand reports, and a quarter's conversions
+// paged by their Next page link; move the sandbox clock forward and see the API's GET /sandbox/v1/clock report it,
+// fire a sample event, go back to real time; and axe-core on every page at desktop and phone sizes, finding no
+// serious or critical problem.
 import type { Browser, Page } from 'playwright-core'
 import { afterAll, beforeAll, expect, it } from 'vitest'
 import { describeWithBrowser } from '../support/browser.js'
@@ -83,6 +84,26 @@ describeWithBrowser('the console’s on-demand and sandbox pages in headless Chr
       visited.add(path)
       expect(await page.locator('table').count(), path).toBeGreaterThan(0)
     }
+  })
+
+  it('pages through a quarter’s conversions by the Next page link, and back to the first', async () => {
+    const path = `/console/on-demand/conversions?startTime=${day(t, -89).replace('.000Z', 'Z')}&endTime=${day(t, 1).replace('.000Z', 'Z')}`
+    await open(path)
+    expect(await page.locator('table tbody tr').count()).toBe(50)
+    expect(await page.locator('table caption').textContent()).toMatch(/^50 conversions, .+ to .+, oldest first$/)
+    const firstIds = await page.locator('table tbody tr td:nth-child(2)').allTextContents()
+    await page.getByRole('navigation', { name: 'Pages of conversions' }).getByRole('link', { name: 'Next page' }).click()
+    await page.waitForURL(/cursor=/)
+    visited.add(here().pathname + here().search)
+    const secondIds = await page.locator('table tbody tr td:nth-child(2)').allTextContents()
+    expect(secondIds.length).toBeGreaterThan(0)
+    expect(secondIds.some((id) => firstIds.includes(id))).toBe(false)
+    await page.getByRole('link', { name: 'First page' }).click()
+    await page.waitForURL((url) => !url.searchParams.has('cursor'))
+    expect(await page.locator('table tbody tr td:nth-child(2)').allTextContents()).toEqual(firstIds)
+    // A cursor the page did not give: the form again, with one line.
+    await open(`${path}&cursor=nonsense`)
+    expect(await page.getByRole('alert').textContent()).toBe('cursor: is not a cursor this page gave.')
   })
 
   it('moves the sandbox clock forward, as the API reports it, fires an event, and goes back to real time', async () => {

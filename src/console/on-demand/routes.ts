@@ -1,7 +1,9 @@
 // /console/on-demand: the on-demand reports of the reporting interface, each a page, through the OnDemandService the
 // API's /reporting/v3 routes use, for the organization acted for: purchase and refund details a page at a time (the
 // service's offset and limit, its window of at most 92 days) and the same page as CSV (the service's own CSV, so the
-// API's bytes); net funding; payment batch summaries; conversion details (with their CSV); notifications of change.
+// API's bytes); net funding; payment batch summaries; conversions and notifications of change a page at a time (the
+// service's keyset pages over the streaming answer's order, a cursor in the next page's link), the conversions' CSV
+// the API's answer for the whole window.
 // A window the service refuses, or a value the API's schema would refuse, re-renders the form with one line naming
 // the limit (400); a window with nothing in it (the API's 404) is said on the page.
 import type { FastifyReply, FastifyRequest } from 'fastify'
@@ -9,12 +11,12 @@ import type { Readable } from 'node:stream'
 import type { Clock } from '../../platform/clock.js'
 import { DomainError, invalid } from '../../platform/errors.js'
 import type { App } from '../../platform/http/app.js'
-import type { Answer, OnDemandService } from '../../reporting/on-demand/service.js'
+import type { Answer, EventPage, OnDemandService } from '../../reporting/on-demand/service.js'
 import { BREAKDOWNS, MAX_LIMIT, PAYMENT_SUBTYPES, ROLL_UPS, VIEW_BY, type PurchaseRefundDetails } from '../../reporting/on-demand/schemas.js'
 import { MAX_SUMMARY_WINDOW_DAYS, MAX_WINDOW_DAYS } from '../../reporting/on-demand/window.js'
 import { chrome, queryParam, sendPage, session } from '../http.js'
 import { html, page, type Html } from '../layout.js'
-import { conversionsTable, detailsTable, fundingTables, noticesTable, none, options, refusal, reportLinks, summariesTable, windowInputs, type Conversion } from './view.js'
+import { conversionsTable, detailsTable, fundingTables, noticesTable, none, options, pager, refusal, reportLinks, summariesTable, windowInputs } from './view.js'
 
 export interface ConsoleOnDemandDeps {
   clock: Clock
@@ -22,16 +24,10 @@ export interface ConsoleOnDemandDeps {
 }
 
 const DAY_MS = 86_400_000
-/**
- * The conversions' and notifications of change's window unless asked for another: a week. Each lists every event of
- * its window, unpaged as in the API; over a month of a million transactions that took 125-190 ms (npm run
- * bench:console), a week a fraction of it.
- */
+/** The conversions' and notifications of change's window unless asked for another: a week. */
 const EVENT_DAYS = 7
-/** Requests a console page shows unless asked for more (the API's default is its maximum, 2000). */
+/** Requests a console page shows unless asked for more (the API's default is its maximum, 2000); events a page. */
 const PAGE_SIZE = 50
-/** Conversion details have no paging on the wire: the page shows them while they fit in this many bytes of JSON. */
-const CONVERSION_BYTES = 1 << 20
 const MAX_OFFSET = 2_147_483_647
 
 /** What a report call came to: its answer, the window's emptiness, or the one-line reason it was refused. */
@@ -51,20 +47,11 @@ async function attempt<T>(run: () => Promise<T>): Promise<Outcome<T>> {
   }
 }
 
-/** An answer's bytes; undefined when they pass `max` (the stream is then let go). */
-async function bytesOf(body: Buffer | Readable, max = Infinity): Promise<Buffer | undefined> {
+/** An answer's bytes. */
+async function bytesOf(body: Buffer | Readable): Promise<Buffer> {
   if (Buffer.isBuffer(body)) return body
   const parts: Buffer[] = []
-  let size = 0
-  for await (const chunk of body) {
-    const part = Buffer.isBuffer(chunk) ? chunk : Buffer.from(String(chunk))
-    size += part.length
-    if (size > max) {
-      body.destroy()
-      return undefined
-    }
-    parts.push(part)
-  }
+  for await (const chunk of body) parts.push(Buffer.isBuffer(chunk) ? chunk : Buffer.from(String(chunk)))
   return Buffer.concat(parts)
 }
 
@@ -123,17 +110,17 @@ export async function consoleOnDemand(scope: App, deps: ConsoleOnDemandDeps): Pr
     if ('empty' in outcome) results = none('purchases or refunds')
     else if ('value' in outcome) {
       const { query } = outcome.value
-      const body = JSON.parse((await bytesOf(outcome.value.answer.body))!.toString('utf8')) as PurchaseRefundDetails
+      const body = JSON.parse((await bytesOf(outcome.value.answer.body)).toString('utf8')) as PurchaseRefundDetails
       const link = (offset: number, path = '/console/on-demand') =>
         `${path}?${new URLSearchParams({ startTime: query.startTime, endTime: query.endTime, paymentSubtype: query.paymentSubtype ?? 'ALL', viewBy: query.viewBy ?? 'requestDate', limit: String(query.limit), offset: String(offset) })}`
-      const pager = html`<nav aria-label="Pages of requests"><ul>
-${query.offset > 0 ? html`<li><a href="${link(Math.max(0, query.offset - query.limit))}" rel="prev">Previous ${query.limit}</a></li>` : ''}
-${body.pageResults === query.limit ? html`<li><a href="${link(query.offset + query.limit)}" rel="next">Next ${query.limit}</a></li>` : ''}
-</ul></nav>`
+      const pages = pager('Pages of requests', [
+        query.offset > 0 && [link(Math.max(0, query.offset - query.limit)), `Previous ${query.limit}`, 'prev'],
+        body.pageResults === query.limit && [link(query.offset + query.limit), `Next ${query.limit}`, 'next'],
+      ])
       results =
         body.pageResults === 0
-          ? html`<p class="muted">No requests from ${query.offset + 1} on: the window holds fewer.</p>${pager}`
-          : html`${detailsTable(body)}${pager}<p><a href="${link(query.offset, '/console/on-demand/purchase-refund-details.csv')}" download>Download these ${body.pageResults} requests as CSV</a> (the API's <code>text/csv</code> answer to the same query)</p>`
+          ? html`<p class="muted">No requests from ${query.offset + 1} on: the window holds fewer.</p>${pages}`
+          : html`${detailsTable(body)}${pages}<p><a href="${link(query.offset, '/console/on-demand/purchase-refund-details.csv')}" download>Download these ${body.pageResults} requests as CSV</a> (the API's <code>text/csv</code> answer to the same query)</p>`
     }
     const refused = 'refused' in outcome ? outcome.refused : undefined
     return sendPage(
@@ -160,12 +147,12 @@ ${results}`,
   scope.get('/console/on-demand/purchase-refund-details.csv', (request, reply) => details(request, reply, true))
 
   /** A report page of a window form (and extra fields), its answer rendered by `show`. */
-  function windowPage<T>(path: string, title: string, what: string, maxDays: number, days: number, extra: (request: FastifyRequest) => Html | string, run: (request: FastifyRequest, organizationId: string, window: { startTime: string; endTime: string }) => Promise<T>, show: (value: T, window: { startTime: string; endTime: string }) => Html | Promise<Html>) {
+  function windowPage<T>(path: string, title: string, what: string, maxDays: number, days: number, extra: (request: FastifyRequest) => Html | string, run: (request: FastifyRequest, organizationId: string, window: { startTime: string; endTime: string }) => Promise<T>, show: (value: T, window: { startTime: string; endTime: string }, request: FastifyRequest) => Html | Promise<Html>) {
     scope.get(path, async (request, reply) => {
       const s = session(request)
       const window = windowOf(request, deps.clock.now().getTime(), days)
       const outcome = await attempt(() => run(request, s.actingId, window))
-      const results = 'value' in outcome ? await show(outcome.value, window) : 'empty' in outcome ? none(what) : ''
+      const results = 'value' in outcome ? await show(outcome.value, window, request) : 'empty' in outcome ? none(what) : ''
       return sendPage(
         reply,
         page(
@@ -212,6 +199,19 @@ ${results}`,
     (value) => summariesTable(value),
   )
 
+  /**
+   * An event report's page: its entries' table, the link to the next page (the cursor and the window) and back to the
+   * first; `extra` after them. A later page with nothing left says so.
+   */
+  function eventPage<T>(path: string, what: string, page: EventPage<T>, table: (entries: T[]) => Html, window: { startTime: string; endTime: string }, request: FastifyRequest, extra: Html | string = '') {
+    const cursor = queryParam(request, 'cursor')
+    const link = (next?: string) => `${path}?${new URLSearchParams({ ...window, ...(next ? { cursor: next } : {}) })}`
+    const pages = pager(`Pages of ${what}`, [cursor !== '' && [link(), 'First page'], page.next !== null && [link(page.next), 'Next page', 'next']])
+    return page.entries.length === 0 ? html`<p class="muted">No ${what} after these in this window.</p>${pages}${extra}` : html`${table(page.entries)}${pages}${extra}`
+  }
+  /** The page the request asks for: from its cursor if it has one. */
+  const at = (request: FastifyRequest) => ({ limit: PAGE_SIZE, ...(queryParam(request, 'cursor') ? { after: queryParam(request, 'cursor') } : {}) })
+
   const conversionsCsv = (window: { startTime: string; endTime: string }) => `/console/on-demand/conversions.csv?${new URLSearchParams(window)}`
   windowPage(
     '/console/on-demand/conversions',
@@ -220,12 +220,9 @@ ${results}`,
     MAX_WINDOW_DAYS,
     EVENT_DAYS,
     () => html`<p class="muted">Decision Manager reviews converted from one decision to another.</p>`,
-    async (_request, org, window) => bytesOf((await onDemand.conversionDetails(org, window, 'application/json')).body, CONVERSION_BYTES),
-    (bytes, window) => {
-      const download = html`<p><a href="${conversionsCsv(window)}" download>Download the window's conversions as CSV</a> (the API's <code>text/csv</code> answer)</p>`
-      if (!bytes) return html`<p class="notice">More conversions than this page shows: download them.</p>${download}`
-      return html`${conversionsTable((JSON.parse(bytes.toString('utf8')) as { conversionDetails: Conversion[] }).conversionDetails)}${download}`
-    },
+    (request, org, window) => onDemand.conversionPage(org, window, at(request)),
+    (value, window, request) =>
+      eventPage('/console/on-demand/conversions', 'conversions', value, conversionsTable, window, request, html`<p><a href="${conversionsCsv(window)}" download>Download the window's conversions as CSV</a> (the API's <code>text/csv</code> answer)</p>`),
   )
 
   scope.get('/console/on-demand/conversions.csv', async (request, reply) => {
@@ -241,7 +238,7 @@ ${results}`,
     MAX_WINDOW_DAYS,
     EVENT_DAYS,
     () => html`<p class="muted">Corrected bank account data for eCheck payments, as the bank sent it.</p>`,
-    (_request, org, window) => onDemand.notificationOfChanges(org, window),
-    (value) => noticesTable(value),
+    (request, org, window) => onDemand.noticePage(org, window, at(request)),
+    (value, window, request) => eventPage('/console/on-demand/notifications-of-change', 'notifications of change', value, noticesTable, window, request),
   )
 }

@@ -1,6 +1,6 @@
 // What the on-demand pages show: the window form each report shares, the links between the reports, and each
 // report's answer as a table. Amounts are the service's exact decimal text, shown as they are.
-import type { NetFundings, NotificationOfChanges, PaymentBatchSummaries, PurchaseRefundDetails } from '../../reporting/on-demand/schemas.js'
+import type { ConversionEntry, NetFundings, NoticeEntry, PaymentBatchSummaries, PurchaseRefundDetails } from '../../reporting/on-demand/schemas.js'
 import { html, type Html } from '../layout.js'
 
 /** The on-demand reports the service offers, each a page. */
@@ -34,6 +34,21 @@ export function windowInputs(startTime: string, endTime: string, maxDays: number
 export const refusal = (message: string | undefined) => (message ? html`<p class="error" role="alert" id="form-error">${message}</p>` : '')
 
 export const none = (what: string) => html`<p class="muted">No ${what} in this window.</p>`
+
+/** A link between a report's pages: where, what it says, and its rel (prev or next) if it is one. */
+export type PageLink = readonly [href: string, text: string, rel?: 'prev' | 'next']
+
+/** The links between a report's pages (those given), as a list in a navigation landmark named `label`; none, nothing. */
+export function pager(label: string, links: readonly (PageLink | undefined | false)[]): Html | string {
+  const given = links.filter((l): l is PageLink => Boolean(l))
+  if (given.length === 0) return ''
+  return html`<nav aria-label="${label}"><ul>
+${given.map((l) => html`<li><a href="${l[0]}"${l[2] ? html` rel="${l[2]}"` : ''}>${l[1]}</a></li>`)}
+</ul></nav>`
+}
+
+/** What an event page's caption says: how many, of which instants (the first's and last's), oldest first. */
+const shown = (n: number, what: string, first: string | undefined, last: string | undefined) => `${n} ${what}${first && last ? `, ${first} to ${last}` : ''}, oldest first`
 
 /** A page of purchase and refund details: a row per request, its settlement and settlement status beside it. */
 export function detailsTable(body: PurchaseRefundDetails): Html {
@@ -76,28 +91,18 @@ export function summariesTable(body: PaymentBatchSummaries): Html {
   )}</tbody></table></div>`
 }
 
-export interface Conversion {
-  requestId: string
-  conversionTime?: string
-  merchantReferenceNumber?: string
-  originalDecision?: string
-  newDecision?: string
-  reviewer?: string
-  queue?: string
-}
-
-export function conversionsTable(list: readonly Conversion[]): Html {
-  return html`<div class="table" tabindex="0" role="region" aria-label="Conversions (scrolls sideways)"><table><caption>${list.length} conversions</caption>
+export function conversionsTable(list: readonly ConversionEntry[]): Html {
+  return html`<div class="table" tabindex="0" role="region" aria-label="Conversions (scrolls sideways)"><table><caption>${shown(list.length, 'conversions', list[0]?.conversionTime, list.at(-1)?.conversionTime)}</caption>
 <thead><tr><th scope="col">Time</th><th scope="col">Request id</th><th scope="col">Merchant reference</th><th scope="col">From</th><th scope="col">To</th><th scope="col">Reviewer</th><th scope="col">Queue</th></tr></thead>
 <tbody>${list.map(
     (c) => html`<tr><td>${c.conversionTime}</td><td>${c.requestId}</td><td>${c.merchantReferenceNumber}</td><td>${c.originalDecision}</td><td>${c.newDecision}</td><td>${c.reviewer}</td><td>${c.queue}</td></tr>`,
   )}</tbody></table></div>`
 }
 
-export function noticesTable(body: NotificationOfChanges): Html {
-  return html`<div class="table" tabindex="0" role="region" aria-label="Notifications of change (scrolls sideways)"><table><caption>${body.notificationOfChanges.length} notifications of change</caption>
+export function noticesTable(list: readonly NoticeEntry[]): Html {
+  return html`<div class="table" tabindex="0" role="region" aria-label="Notifications of change (scrolls sideways)"><table><caption>${shown(list.length, 'notifications of change', list[0]?.time, list.at(-1)?.time)}</caption>
 <thead><tr><th scope="col">Time</th><th scope="col">Code</th><th scope="col">Merchant reference</th><th scope="col">Account type</th><th scope="col">Routing number</th><th scope="col">Account number</th><th scope="col">Name</th></tr></thead>
-<tbody>${body.notificationOfChanges.map(
+<tbody>${list.map(
     (n) => html`<tr><td>${n.time}</td><td>${n.code}</td><td>${n.merchantReferenceNumber}</td><td>${n.accountType}</td><td>${n.routingNumber}</td><td>${n.accountNumber}</td><td>${n.consumerName}</td></tr>`,
   )}</tbody></table></div>`
 }

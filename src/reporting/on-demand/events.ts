@@ -1,10 +1,12 @@
 // GET /conversion-details (Decision Manager reviews converted in the window) and GET /notification-of-changes
 // (bank account corrections received in the window), both read through the store's event index: the events'
 // times live inside `fields`, and the index finds them without reading the merchant's other transactions.
-// Conversion details have no paging on the wire, so every format is streamed a page of rows at a time.
+// Conversion details have no paging on the wire, so every format is streamed a page of rows at a time. The console
+// reads the same keyset a page at a time instead (conversionPage, noticePage), carrying the last entry's key in an
+// opaque cursor.
 import { Readable } from 'node:stream'
 import type { Executor } from '../../platform/db/database.js'
-import { notFound } from '../../platform/errors.js'
+import { invalid, notFound } from '../../platform/errors.js'
 import type { EventKind } from '../transactions/tallies.js'
 import type { CatalogFields } from '../transactions/catalog.js'
 import type { Answer } from './details.js'
@@ -16,6 +18,51 @@ import { MAX_WINDOW_DAYS, readWindow, type Window } from './window.js'
 
 const PAGE = 1000
 const NO_TRANSACTIONS = 'no transactions fall in the window'
+
+/** Where a paged read of an event report starts, and how many entries it gives. */
+export interface EventPageQuery {
+  /** The previous page's `next`; absent for the window's first page. */
+  after?: string
+  /** 1 to MAX_EVENT_PAGE. */
+  limit: number
+}
+
+export interface EventPage<T> {
+  entries: T[]
+  /** Pass as `after` for the entries that follow; null when there are none. */
+  next: string | null
+}
+
+export const MAX_EVENT_PAGE = PAGE
+/** An event's key as the store writes it (eventsOf: toISOString), the only time a cursor may carry. */
+const EVENT_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/
+const MAX_CURSOR = 1024
+
+type EventKey = { time: string; requestId: string }
+const cursorOf = (key: EventKey) => Buffer.from(JSON.stringify([key.time, key.requestId])).toString('base64url')
+
+/**
+ * The key a cursor carries; invalid() for anything this service did not write. Base64url decoding skips what it
+ * cannot read, so the cursor must also be the exact text its key encodes to.
+ */
+function keyOf(cursor: string): EventKey {
+  const refuse = () => invalid([{ field: 'cursor', reason: 'is not a cursor this page gave' }])
+  if (cursor.length > MAX_CURSOR || !/^[A-Za-z0-9_-]+$/.test(cursor)) throw refuse()
+  let value: unknown
+  try {
+    value = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'))
+  } catch {
+    throw refuse()
+  }
+  if (!Array.isArray(value) || value.length !== 2) throw refuse()
+  const [time, requestId] = value as unknown[]
+  if (typeof time !== 'string' || typeof requestId !== 'string' || requestId === '' || !EVENT_TIME.test(time)) throw refuse()
+  const ms = Date.parse(time)
+  if (Number.isNaN(ms) || new Date(ms).toISOString() !== time) throw refuse()
+  const key = { time, requestId }
+  if (cursorOf(key) !== cursor) throw refuse()
+  return key
+}
 
 interface ParsedRow {
   row: StoredRow
@@ -94,7 +141,26 @@ export function createEventReports(deps: { db: Executor }) {
     return first
   }
 
+  /**
+   * Up to `limit` entries of the kind in the window after the cursor's key, in the streaming answer's order. The
+   * window's first page empty is the API's not found; a later one empty is an empty page.
+   */
+  async function eventPage<T>(organizationId: string, kind: EventKind, query: WindowQuery, at: EventPageQuery, entry: (row: ParsedRow) => T): Promise<EventPage<T>> {
+    const window = readWindow(query, MAX_WINDOW_DAYS)
+    if (!Number.isInteger(at.limit) || at.limit < 1 || at.limit > MAX_EVENT_PAGE) throw invalid([{ field: 'limit', reason: `must be a whole number from 1 to ${MAX_EVENT_PAGE}` }])
+    const after = at.after === undefined ? undefined : keyOf(at.after)
+    // One more than shown: whether another page follows, without counting the window.
+    const rows = await repo.eventRows(db, organizationId, kind, { from: window.start, to: window.end }, after, at.limit + 1)
+    if (rows.length === 0 && after === undefined) throw notFound([{ reason: NO_TRANSACTIONS }])
+    const shown = rows.slice(0, at.limit)
+    const last = shown[shown.length - 1]
+    return { entries: shown.map((r) => entry(parse(r))), next: rows.length > at.limit && last ? cursorOf({ time: last.event_time, requestId: last.request_id }) : null }
+  }
+
   return {
+    conversionPage: (organizationId: string, query: WindowQuery, at: EventPageQuery) => eventPage(organizationId, 'conversion', query, at, conversionEntry),
+    noticePage: (organizationId: string, query: WindowQuery, at: EventPageQuery) => eventPage(organizationId, 'notification_of_change', query, at, noticeEntry),
+
     async conversionDetails(organizationId: string, query: WindowQuery, accept: string | undefined): Promise<Answer> {
       const { format, contentType } = negotiate(accept, ['json', 'csv', 'xml'])
       const window = readWindow(query, MAX_WINDOW_DAYS)

@@ -118,7 +118,8 @@ export async function eventRows(
     .where('e.event_time', '<', window.to)
   if (after) {
     const { time, requestId } = after
-    q = q.where((eb) => eb.or([eb('e.event_time', '>', time), eb.and([eb('e.event_time', '=', time), eb('e.request_id', '>', requestId)])]))
+    // The plain bound starts the index range at the key (both databases); the OR only settles rows of that instant.
+    q = q.where('e.event_time', '>=', time).where((eb) => eb.or([eb('e.event_time', '>', time), eb('e.request_id', '>', requestId)]))
   }
   return q.orderBy('e.event_time').orderBy('e.request_id').limit(limit).execute()
 }

@@ -4,13 +4,13 @@
 import type { OrganizationService } from '../../organizations/service.js'
 import type { Executor } from '../../platform/db/database.js'
 import { createDetailsReport, type Answer } from './details.js'
-import { createEventReports } from './events.js'
+import { createEventReports, type EventPage, type EventPageQuery } from './events.js'
 import { createFundingsReport } from './fundings.js'
 import { PageCache } from './page-cache.js'
-import type { DetailsQuery, FundingsQuery, NetFundings, NotificationOfChanges, PaymentBatchSummaries, SummariesQuery, WindowQuery } from './schemas.js'
+import type { ConversionEntry, DetailsQuery, FundingsQuery, NoticeEntry, NetFundings, NotificationOfChanges, PaymentBatchSummaries, SummariesQuery, WindowQuery } from './schemas.js'
 import { createSummariesReport } from './summaries.js'
 
-export type { Answer }
+export type { Answer, EventPage, EventPageQuery }
 
 export interface OnDemandService {
   /** A page of submitted purchases and refunds, as JSON, CSV or XML by `accept`. */
@@ -22,6 +22,13 @@ export interface OnDemandService {
   /** Every conversion in the window, streamed as JSON, CSV or XML by `accept`. */
   conversionDetails(organizationId: string, query: WindowQuery, accept: string | undefined): Promise<Answer>
   notificationOfChanges(organizationId: string, query: WindowQuery): Promise<NotificationOfChanges>
+  /**
+   * The window's conversions a page at a time, in conversionDetails' order (its entries as its JSON has them), for
+   * the console: not on the wire. A cursor this service did not write is invalid; an empty window not found.
+   */
+  conversionPage(organizationId: string, query: WindowQuery, at: EventPageQuery): Promise<EventPage<ConversionEntry>>
+  /** The window's notifications of change a page at a time, as conversionPage. */
+  noticePage(organizationId: string, query: WindowQuery, at: EventPageQuery): Promise<EventPage<NoticeEntry>>
 }
 
 export interface OnDemandDeps {
@@ -42,5 +49,7 @@ export function createOnDemandService(deps: OnDemandDeps): OnDemandService {
     paymentBatchSummaries: createSummariesReport({ db, organizations }),
     conversionDetails: events.conversionDetails,
     notificationOfChanges: events.notificationOfChanges,
+    conversionPage: events.conversionPage,
+    noticePage: events.noticePage,
   }
 }
