@@ -1,6 +1,6 @@
-// The request log's buffer: each API call becomes a row in an in-memory buffer when it ends (no I/O on the request's
-// path), and the buffer is handed to the writer (writer.ts: a thread of its own) a batch at a time, at most `intervalMs` after its first row or at
-// once when a batch is full. The timer is armed only while rows wait, on the injected clock (tests tick it). The
+// The request log's buffer: each API call is encoded into a batch's bytes when it ends (rows.ts; no I/O on the
+// request's path), and the batches are handed to the writer (writer.ts: a thread of its own), at most `intervalMs`
+// after a batch's first call or at once when a batch is full. The timer is armed only while rows wait, on the injected clock (tests tick it). The
 // buffer is bounded: while the database cannot keep up, calls beyond `maxBuffered` are dropped and counted, so memory
 // never grows with the backlog. A batch the database refuses is dropped and counted too: this is an observation log,
 // not work, so nothing is retried and a killed process loses at most what it had buffered (one interval's calls);
@@ -11,7 +11,7 @@ import { CallBatch, type BufferedCall } from './rows.js'
 import type { BatchWriter } from './writer.js'
 
 export interface RecorderOptions {
-  /** Rows per INSERT (and a batch this full is written at once). */
+  /** Calls per batch (and a batch this full is handed to the writer at once). */
   batchRows: number
   /** Calls kept waiting at most; beyond, calls are dropped and counted. */
   maxBuffered: number

@@ -26,13 +26,15 @@ interface Writer {
 }
 
 function sqliteWriter(path: string): Writer {
-  const db = new SQLite(path)
-  // The server's connection set WAL mode on the file; a CLI command or the server may hold the write lock a moment.
-  db.pragma('busy_timeout = 5000')
-  db.pragma('synchronous = NORMAL')
-  // Prepared with the first batch, so that a failure is that batch's answer (with its message), not the thread's end.
+  let db: SQLite.Database | undefined
   let chunk: ((rows: RequestLogTable[]) => void) & { immediate: (rows: RequestLogTable[]) => void } | undefined
-  const prepare = () => {
+  // Opened and prepared with the first batch, so that a failure is that batch's answer (with its message), not the
+  // thread's end; the server created the file and its table, so a path to nothing is an error, not a new database.
+  const open = () => {
+    db ??= new SQLite(path, { fileMustExist: true })
+    // The server's connection set WAL mode on the file; a CLI command or the server may hold the write lock a moment.
+    db.pragma('busy_timeout = 5000')
+    db.pragma('synchronous = NORMAL')
     const insert = db.prepare(`INSERT INTO request_log (${COLUMNS.join(', ')}) VALUES (${COLUMNS.map(() => '?').join(', ')})`)
     return db.transaction((rows: RequestLogTable[]) => {
       for (const r of rows) insert.run(r.id, r.at, r.organization_id, r.method, r.path, r.status, r.duration_us, r.correlation_id, r.scheme, r.key_id)
@@ -40,12 +42,12 @@ function sqliteWriter(path: string): Writer {
   }
   return {
     async write(rows) {
-      chunk ??= prepare()
+      chunk ??= open()
       // IMMEDIATE: the lock is taken (or waited for) before the first insert, as the server's transactions do.
       for (let at = 0; at < rows.length; at += SQLITE_CHUNK) chunk.immediate(rows.slice(at, at + SQLITE_CHUNK))
     },
     async close() {
-      db.close()
+      db?.close()
     },
   }
 }

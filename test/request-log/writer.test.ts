@@ -2,9 +2,12 @@
 // thread of its own with its own connection (SQLite or PostgreSQL, whichever the tests run on) and is visible to the
 // server's connection once written, and a thread that cannot write reports why once and hands its later batches to
 // the writer on the event loop's thread.
+import { existsSync } from 'node:fs'
+import SQLite from 'better-sqlite3'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { CallBatch, decodeCalls, type BufferedCall } from '../../src/request-log/rows.js'
 import { inlineWriter, threadScript, threadWriter, type BatchWriter } from '../../src/request-log/writer.js'
+import { TEST_DIALECT } from '../support/database.js'
 import { startTestApp, type TestApp } from '../support/harness.js'
 
 let t: TestApp
@@ -87,12 +90,21 @@ describe('the writer thread', () => {
   it('answers a batch the database refuses with its reason, and goes on with the next', async () => {
     const errors: unknown[] = []
     // A database with no request_log table (SQLite: a new file; PostgreSQL: the cluster's own database).
-    const url = t.config.databaseUrl.startsWith('sqlite:') ? `sqlite:${t.config.databaseUrl.slice(7)}-missing.db` : t.config.databaseUrl.replace(/\/[^/?]*(\?|$)/, '/postgres$1')
+    const url = t.config.databaseUrl.startsWith('sqlite:') ? `sqlite:${t.config.databaseUrl.slice(7)}-other.db` : t.config.databaseUrl.replace(/\/[^/?]*(\?|$)/, '/postgres$1')
+    if (url.startsWith('sqlite:')) new SQLite(url.slice(7)).close()
     const fallback: BatchWriter = { write: () => Promise.reject(new Error('the fallback was used')), close: async () => undefined }
     const writer = threadWriter({ url, tag: 'wt02', fallback, onError: (e) => errors.push(e) })
     await expect(writer.write(batchOf(call({ correlationId: 'refused-1' })), 0)).rejects.toThrow(/request_log/)
     await expect(writer.write(batchOf(call({ correlationId: 'refused-2' })), 1)).rejects.toThrow(/request_log/)
     expect(errors).toEqual([])
+    await writer.close()
+  })
+
+  it.skipIf(TEST_DIALECT === 'postgres')('on SQLite, answers a batch for a file that does not exist with an error, and makes no file', async () => {
+    const path = `${t.config.databaseUrl.slice(7)}-absent.db`
+    const writer = threadWriter({ url: `sqlite:${path}`, tag: 'wt04', fallback: inlineWriter(t.db, 'wt04'), onError: () => undefined })
+    await expect(writer.write(batchOf(call({ correlationId: 'absent-1' })), 0)).rejects.toThrow(/unable to open|does not exist/i)
+    expect(existsSync(path)).toBe(false)
     await writer.close()
   })
 

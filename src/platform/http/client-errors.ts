@@ -4,12 +4,12 @@
 // contract of the family at its path (API-420 on /v2, invalid_request at the token endpoint, a JSON error
 // elsewhere), as a complete response with `Connection: close`. The raw bytes are never echoed and never logged:
 // they hold keys, tokens and passwords. A CONNECT request, which Node hands to a `connect` listener, answers the same way.
-import { uuidV7 } from './correlation.js'
 import { STATUS_CODES, type IncomingMessage, type ServerResponse } from 'node:http'
 import { createRequire } from 'node:module'
 import type { Socket } from 'node:net'
 import type { ConnectionError, FastifyBaseLogger } from 'fastify'
 import { invalid } from '../errors.js'
+import { uuidV7 } from './correlation.js'
 import { renderFailure, type FamilyTable } from './error-family.js'
 
 const REASONS: Record<string, string> = {
