@@ -197,6 +197,11 @@ try {
     const cpu = `CPU µs/request ${median(runs.map((x) => x.rCpu)).toFixed(0)} / ${median(runs.map((x) => x.aCpu)).toFixed(0)}, ratio ${median(runs.map((x) => x.aCpu / x.rCpu)).toFixed(3)}; the main thread's ${median(runs.map((x) => x.rMain)).toFixed(0)} / ${median(runs.map((x) => x.aMain)).toFixed(0)}, ratio ${median(runs.map((x) => x.aMain / x.rMain)).toFixed(3)}`
     console.log(`${t.name.padEnd(25)} ${rps.toFixed(0).padStart(9)}  ${aps.toFixed(0).padStart(12)}  ${ratio.padStart(6)}  ${String(p50).padStart(13)}  ${String(p99).padStart(6)}  (${rawP99})  ${cpu}`)
   }
+  if (AGAINST_LOG_OFF) {
+    // What the log wrote, and what it dropped while the database (or its thread's share of the CPU) could not keep up.
+    const metrics = await (await request(`${app.url}/metrics`)).body.text()
+    console.log(metrics.split('\n').filter((l) => l.startsWith('request_log_rows_total')).join('\n'))
+  }
 } finally {
   app.child.kill('SIGTERM')
   raw.child.kill('SIGTERM')

@@ -1,9 +1,8 @@
 // The request log's writer thread: it writes the batches the event loop's thread hands it, on its own connection,
 // so that the inserts' work (SQLite's B-trees, its WAL, pg's encoding) runs beside the requests instead of between
 // them. Started by writer.ts with the database's URL; it answers each batch with its outcome, by the batch's number.
+import { setPriority } from 'node:os'
 import { parentPort, workerData } from 'node:worker_threads'
-import SQLite from 'better-sqlite3'
-import pg from 'pg'
 import { COLUMNS, decodeCalls, rowsOf } from './rows.js'
 import type { RequestLogTable } from './tables.js'
 
@@ -25,8 +24,10 @@ interface Writer {
   close(): Promise<void>
 }
 
-function sqliteWriter(path: string): Writer {
-  let db: SQLite.Database | undefined
+/** Each driver loaded only by the thread that uses it (the other's modules cost start-up time and memory). */
+async function sqliteWriter(path: string): Promise<Writer> {
+  const { default: SQLite } = await import('better-sqlite3')
+  let db: import('better-sqlite3').Database | undefined
   let chunk: ((rows: RequestLogTable[]) => void) & { immediate: (rows: RequestLogTable[]) => void } | undefined
   // Opened and prepared with the first batch, so that a failure is that batch's answer (with its message), not the
   // thread's end; the server created the file and its table, so a path to nothing is an error, not a new database.
@@ -67,9 +68,10 @@ const PG_TYPES: Record<(typeof COLUMNS)[number], string> = {
 }
 const PG_INSERT = `INSERT INTO request_log (${COLUMNS.join(', ')}) SELECT * FROM unnest(${COLUMNS.map((c, i) => `$${i + 1}::${PG_TYPES[c]}[]`).join(', ')})`
 
-function postgresWriter(url: string): Writer {
+async function postgresWriter(url: string): Promise<Writer> {
+  const { default: pg } = await import('pg')
   // One connection, opened on the first batch and again after it is lost (the batch it was lost in is reported).
-  let client: pg.Client | undefined
+  let client: import('pg').Client | undefined
   return {
     async write(rows) {
       if (!client) {
@@ -89,8 +91,20 @@ function postgresWriter(url: string): Writer {
   }
 }
 
+/**
+ * The thread's nice value (Linux gives each thread its own; the event loop's stays the process's): when the cores are
+ * all busy, serving calls comes before recording them. At 10 the thread still gets about a tenth of a contended core
+ * (CFS weights 110 against 1,024), some 14,000 rows a second on SQLite; beyond, the buffer's bound drops and counts.
+ */
+const NICE = 10
+
 const { url, tag } = workerData as WriterThreadData
-const writer = url.startsWith('sqlite:') ? sqliteWriter(url.slice('sqlite:'.length)) : postgresWriter(url)
+try {
+  setPriority(NICE)
+} catch {
+  // Not permitted or not supported here: the thread runs at the process's priority.
+}
+const writer = await (url.startsWith('sqlite:') ? sqliteWriter(url.slice('sqlite:'.length)) : postgresWriter(url))
 const port = parentPort!
 // Batches are written one after another, in the order they came; `close` after the last, and the thread ends.
 let queue = Promise.resolve()

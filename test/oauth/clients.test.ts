@@ -66,7 +66,8 @@ describe('finapi clients', () => {
     const again = await run('clients', 'revoke', id!)
     expect(again.code).toBe(1)
     expect(again.stderr).toContain(`no active OAuth client with id ${id}`)
-  })
+    // Six commands and a server, each a process of its own: 10–22 s on a busy 2-core machine, once over 30 s.
+  }, 60_000)
 
   it('create --public prints no secret', async () => {
     const created = await run('clients', 'create', '--name', 'Mobile app', '--scope', 'accounts', '--redirect-uri', 'com.example.app:/oauth', '--public')
