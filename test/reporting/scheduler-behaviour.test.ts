@@ -94,6 +94,11 @@ describe('after downtime', () => {
     const order = jobs.map((j) => (JSON.parse(j.payload) as { instanceId: string }).instanceId).filter((id) => results.some((r) => r.reportId === id))
     expect(order).toEqual(results.slice(0, 5).map((r) => r.reportId))
     expect(new Set(jobs.map((j) => j.payload)).size).toBe(jobs.length)
+    // The two sweeps numbered on from each other: no two due at the same time (the runner takes ties in any order).
+    const dueOf = new Map(jobs.map((j) => [(JSON.parse(j.payload) as { instanceId: string }).instanceId, j.run_at]))
+    const due = results.slice(0, 5).map((r) => dueOf.get(r.reportId)!)
+    expect(new Set(due).size).toBe(5)
+    expect([...due].sort()).toEqual(due)
 
     // Generated, one at a time as the runner claims them: started and finished oldest first.
     const summary = await t.app.services.jobs.runDue()

@@ -130,6 +130,8 @@ export function createScheduler(deps: SchedulerDeps): Scheduler {
   const { db, clock, jobs, reports, reportingClock } = deps
   /** The organization that went first in the last sweep: the next one starts after it. */
   let lastFirst = ''
+  // The last generation job's due time this process gave (see dueAt in sweep).
+  let lastDue = -Infinity
 
   /** A new or changed subscription: its next run from the organization's time now, and that window PENDING. */
   async function sync(s: SubscriptionRow & { synced_at: string | null }, orgNow: number): Promise<boolean> {
@@ -248,8 +250,16 @@ export function createScheduler(deps: SchedulerDeps): Scheduler {
     // Generation jobs are due in the order their windows are queued (a millisecond apart, from just before the sweep):
     // the runner takes them first come, first served, so reports are generated in the turns they were queued in, and
     // one organization's backlog, however old its windows, never goes ahead of another's reports queued before it.
+    // Two sweeps of this process at once (a timer's and a catch-up job's) number on from each other's last, while it
+    // lies in this sweep's range: each from its own start, they gave equal due times, which the runner takes in any
+    // order (PostgreSQL did, once in a test run). Sweeps of other processes are ordered by their clocks only.
     let position = real - left
-    const dueAt = () => new Date(position++)
+    const dueAt = () => {
+      const at = lastDue >= position && lastDue + 1 < real ? lastDue + 1 : position
+      lastDue = at
+      position = at + 1
+      return new Date(at)
+    }
     while (left > 0 && turns.length > 0) {
       for (const org of [...turns]) {
         const take = Math.min(SLICE, left, room.get(org)!)
