@@ -32,7 +32,8 @@ export function requestLogFeature(deps: {
   const tag = processTag()
   const inline = inlineWriter(deps.db, tag)
   // Off, no thread is ever started; on, it starts with the first batch.
-  const writer = deps.databaseUrl === 'sqlite::memory:' || !deps.settings.enabled || !threadScript() ? inline : threadWriter({ url: deps.databaseUrl, tag, fallback: inline, onError: deps.onError })
+  const script = deps.settings.enabled && deps.databaseUrl !== 'sqlite::memory:' ? threadScript() : undefined
+  const writer = script ? threadWriter({ url: deps.databaseUrl, tag, fallback: inline, onError: deps.onError, script }) : inline
   const recorder = createRecorder({ writer, clock: deps.clock, outcomes, onError: deps.onError, options: deps.settings.recorder })
   const requestLog = createRequestLogService({ db: deps.db, clock: deps.clock, recorder, retentionDays: deps.settings.retentionDays })
   return {

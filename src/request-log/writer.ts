@@ -49,8 +49,8 @@ export function threadWriter(deps: {
   tag: string
   fallback: BatchWriter
   onError: (err: unknown) => void
-  /** Tests: another script for the thread (one that ends at once). */
-  script?: URL
+  /** threadScript()'s, found once by the caller (tests give one that ends at once). */
+  script: URL
 }): BatchWriter {
   let worker: Worker | undefined
   let broken = false
@@ -64,11 +64,9 @@ export function threadWriter(deps: {
   }
 
   function start(): Worker {
-    const script = deps.script ?? threadScript()
-    if (!script) throw new Error('no compiled writer thread')
     const data: WriterThreadData = { url: deps.url, tag: deps.tag }
     // A small heap: the thread holds one batch at a time.
-    const w = new Worker(script, { workerData: data, resourceLimits: { maxOldGenerationSizeMb: 32 } })
+    const w = new Worker(deps.script, { workerData: data, resourceLimits: { maxOldGenerationSizeMb: 32 } })
     // The thread never keeps the process alive: close() ends it, and a killed process loses at most its batch.
     w.unref()
     w.on('message', (m: OutcomeMessage) => {

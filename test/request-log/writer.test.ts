@@ -71,7 +71,7 @@ describe('the writer thread', () => {
   it('writes batches on its own connection, in order; the server sees them once written', async () => {
     const errors: unknown[] = []
     const fallback: BatchWriter = { write: () => Promise.reject(new Error('the fallback was used')), close: async () => undefined }
-    const writer = threadWriter({ url: t.config.databaseUrl, tag: 'wt01', fallback, onError: (e) => errors.push(e) })
+    const writer = threadWriter({ url: t.config.databaseUrl, tag: 'wt01', fallback, onError: (e) => errors.push(e), script: threadScript()! })
     await writer.write(batchOf(call({ correlationId: 'thread-a1' }), call({ correlationId: 'thread-a2', organizationId: null })), 0)
     await writer.write(batchOf(call({ correlationId: 'thread-a3' })), 2)
     expect(errors).toEqual([])
@@ -93,7 +93,7 @@ describe('the writer thread', () => {
     const url = t.config.databaseUrl.startsWith('sqlite:') ? `sqlite:${t.config.databaseUrl.slice(7)}-other.db` : t.config.databaseUrl.replace(/\/[^/?]*(\?|$)/, '/postgres$1')
     if (url.startsWith('sqlite:')) new SQLite(url.slice(7)).close()
     const fallback: BatchWriter = { write: () => Promise.reject(new Error('the fallback was used')), close: async () => undefined }
-    const writer = threadWriter({ url, tag: 'wt02', fallback, onError: (e) => errors.push(e) })
+    const writer = threadWriter({ url, tag: 'wt02', fallback, onError: (e) => errors.push(e), script: threadScript()! })
     await expect(writer.write(batchOf(call({ correlationId: 'refused-1' })), 0)).rejects.toThrow(/request_log/)
     await expect(writer.write(batchOf(call({ correlationId: 'refused-2' })), 1)).rejects.toThrow(/request_log/)
     expect(errors).toEqual([])
@@ -102,7 +102,7 @@ describe('the writer thread', () => {
 
   it.skipIf(TEST_DIALECT === 'postgres')('on SQLite, answers a batch for a file that does not exist with an error, and makes no file', async () => {
     const path = `${t.config.databaseUrl.slice(7)}-absent.db`
-    const writer = threadWriter({ url: `sqlite:${path}`, tag: 'wt04', fallback: inlineWriter(t.db, 'wt04'), onError: () => undefined })
+    const writer = threadWriter({ url: `sqlite:${path}`, tag: 'wt04', fallback: inlineWriter(t.db, 'wt04'), onError: () => undefined, script: threadScript()! })
     await expect(writer.write(batchOf(call({ correlationId: 'absent-1' })), 0)).rejects.toThrow(/unable to open|does not exist/i)
     expect(existsSync(path)).toBe(false)
     await writer.close()
