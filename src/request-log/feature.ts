@@ -3,6 +3,7 @@
 // last batch written when the app closes.
 import * as m0022 from '../migrations/0022_request_log.js'
 import * as m0024 from '../migrations/0024_request_log_correlation.js'
+import * as m0025 from '../migrations/0025_request_log_rowid.js'
 import type { Clock } from '../platform/clock.js'
 import { LabelledCounter } from '../platform/counters.js'
 import type { Db } from '../platform/db/database.js'
@@ -10,7 +11,7 @@ import type { Feature } from '../platform/feature.js'
 import { requestLogCommands } from './cli.js'
 import { createRecorder, type RecorderOptions, type RecorderOutcome } from './recorder.js'
 import { createRequestLogService, type RequestLogService } from './service.js'
-import { inlineWriter, processTag, threadScript, threadWriter } from './writer.js'
+import { inlineWriter, threadScript, threadWriter } from './writer.js'
 
 export interface RequestLogSettings {
   /** REQUEST_LOG: off records nothing (a deployment that must not keep call metadata, a load test's baseline). */
@@ -29,17 +30,16 @@ export function requestLogFeature(deps: {
   onError: (err: unknown) => void
 }): Feature<RequestLogService> {
   const outcomes = new LabelledCounter<RecorderOutcome>('request_log_rows_total', 'API calls the request log wrote, or dropped (buffer full while the database could not keep up, or a batch the database refused)', 'outcome')
-  const tag = processTag()
-  const inline = inlineWriter(deps.db, tag)
+  const inline = inlineWriter(deps.db)
   // Off, no thread is ever started; on, it starts with the first batch.
   const script = deps.settings.enabled && deps.databaseUrl !== 'sqlite::memory:' ? threadScript() : undefined
-  const writer = script ? threadWriter({ url: deps.databaseUrl, tag, fallback: inline, onError: deps.onError, script }) : inline
+  const writer = script ? threadWriter({ url: deps.databaseUrl, fallback: inline, onError: deps.onError, script }) : inline
   const recorder = createRecorder({ writer, clock: deps.clock, outcomes, onError: deps.onError, options: deps.settings.recorder })
   const requestLog = createRequestLogService({ db: deps.db, clock: deps.clock, recorder, retentionDays: deps.settings.retentionDays })
   return {
     name: 'requestLog',
     services: requestLog,
-    migrations: { '0022_request_log': m0022, '0024_request_log_correlation': m0024 },
+    migrations: { '0022_request_log': m0022, '0024_request_log_correlation': m0024, '0025_request_log_rowid': m0025 },
     housekeeping: [{ name: 'request log calls', prune: () => requestLog.prune() }],
     counters: [outcomes],
     commands: requestLogCommands,

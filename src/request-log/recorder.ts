@@ -41,8 +41,6 @@ export function createRecorder(deps: {
 }): Recorder {
   const { clock, outcomes } = deps
   const { batchRows, maxBuffered, intervalMs } = { ...DEFAULT_RECORDER_OPTIONS, ...deps.options }
-  // Each call's number in the process, from which its row's id is made (rows.ts).
-  let seq = 0
   // The batch calls are added to, and the full ones waiting to be written; `buffered` counts the calls in both.
   let current: CallBatch | undefined
   const sealed: CallBatch[] = []
@@ -77,9 +75,7 @@ export function createRecorder(deps: {
       const count = batch.count
       buffered -= count
       try {
-        const firstSeq = seq
-        seq += count
-        await deps.writer.write(batch, firstSeq)
+        await deps.writer.write(batch)
         outcomes.inc('written', count)
       } catch (err) {
         outcomes.inc('dropped_write_failed', count)

@@ -2,8 +2,8 @@
 // and pruning by age in bounded batches.
 import { sql, type CompiledQuery } from 'kysely'
 import type { Executor } from '../platform/db/database.js'
-import { COLUMNS } from './rows.js'
-import type { RequestLogTable } from './tables.js'
+import { COLUMNS, type RowValues } from './rows.js'
+import type { RequestLogRecord, RequestLogRow } from './tables.js'
 
 /**
  * The row counts an INSERT is written with: a batch goes as INSERTs of 100 rows, its rest as 20s, 5s and 1s. A few
@@ -20,7 +20,7 @@ function insertOf(db: Executor, rows: number): CompiledQuery {
   if (!shapes) compiled.set(db, (shapes = new Map()))
   let query = shapes.get(rows)
   if (!query) {
-    const placeholder = Object.fromEntries(COLUMNS.map((c) => [c, null])) as unknown as RequestLogTable
+    const placeholder = Object.fromEntries(COLUMNS.map((c) => [c, null])) as unknown as RequestLogRow
     query = db.insertInto('request_log').values(Array.from({ length: rows }, () => placeholder)).compile()
     shapes.set(rows, query)
   }
@@ -28,17 +28,14 @@ function insertOf(db: Executor, rows: number): CompiledQuery {
 }
 
 /** Writes the rows in multi-row INSERTs of the fixed shapes, in one transaction. */
-export async function insertMany(db: Executor, rows: readonly RequestLogTable[]): Promise<void> {
+export async function insertMany(db: Executor, rows: readonly RowValues[]): Promise<void> {
   if (rows.length === 0) return
   await db.transaction().execute(async (trx) => {
     let at = 0
     for (const shape of INSERT_SHAPES) {
       while (rows.length - at >= shape) {
         const parameters: unknown[] = []
-        for (let i = at; i < at + shape; i++) {
-          const row = rows[i]!
-          for (const column of COLUMNS) parameters.push(row[column])
-        }
+        for (let i = at; i < at + shape; i++) parameters.push(...rows[i]!)
         await trx.executeQuery({ ...insertOf(db, shape), parameters })
         at += shape
       }
@@ -59,12 +56,12 @@ export interface RowFilter {
   keyId?: string
   correlationId?: string
   /** The keyset: rows strictly older than this (at, id). */
-  before?: { at: string; id: string }
+  before?: { at: string; id: number }
   limit: number
 }
 
 /** An organization's calls, newest first. */
-export function list(db: Executor, f: RowFilter): Promise<RequestLogTable[]> {
+export function list(db: Executor, f: RowFilter): Promise<RequestLogRecord[]> {
   let q = db.selectFrom('request_log').selectAll().where('organization_id', '=', f.organizationId)
   if (f.from !== undefined) q = q.where('at', '>=', f.from)
   if (f.to !== undefined) q = q.where('at', '<', f.to)
@@ -83,13 +80,20 @@ export function list(db: Executor, f: RowFilter): Promise<RequestLogTable[]> {
 }
 
 /** Every call with this correlation id, across organizations, newest first (an operator's look-up). */
-export function byCorrelationId(db: Executor, correlationId: string, limit: number): Promise<RequestLogTable[]> {
+export function byCorrelationId(db: Executor, correlationId: string, limit: number): Promise<RequestLogRecord[]> {
   return db.selectFrom('request_log').selectAll().where('correlation_id', '=', correlationId).orderBy('at', 'desc').orderBy('id', 'desc').limit(limit).execute()
 }
 
-/** Deletes up to `limit` rows older than `before`, oldest first; returns how many went. */
-export async function deleteOlderThan(db: Executor, before: string, limit: number): Promise<number> {
-  const doomed = db.selectFrom('request_log').select('id').where('at', '<', before).orderBy('at').limit(limit)
+/**
+ * Of the `limit` first rows written (the lowest ids: no index of times is kept, migration 0025), deletes those older
+ * than `before`; returns how many went. Rows are written about in the order of their times, but not exactly
+ * (processes sharing a database each write their own batches; a clock may be set back), so a younger row among the
+ * first is kept and the next call looks past it. Only `limit` rows younger than `before` all at the head stop pruning
+ * (nothing goes) until they age: a clock set back by more than the retention.
+ */
+export async function deleteOldestOlderThan(db: Executor, before: string, limit: number): Promise<number> {
+  const first = db.selectFrom('request_log').select(['id', 'at']).orderBy('id').limit(limit).as('first')
+  const doomed = db.selectFrom(first).select('first.id').where('first.at', '<', before)
   const result = await db.deleteFrom('request_log').where('id', 'in', doomed).executeTakeFirst()
   return Number(result.numDeletedRows)
 }

@@ -13,7 +13,7 @@ import { redactUrl } from '../platform/logger.js'
 import { nextTurn } from '../platform/timers.js'
 import type { Recorder } from './recorder.js'
 import * as repo from './repository.js'
-import type { RequestLogTable } from './tables.js'
+import type { RequestLogRecord } from './tables.js'
 
 /** The API families' paths: what is recorded (the platform's pages, health, metrics and documents are not). */
 export const RECORDED_PREFIXES = ['/v2/', '/oauth2/', '/.well-known/', '/reporting/', '/notification-subscriptions/', '/kms/', '/nrtf/', '/webhooks/', '/sandbox/'] as const
@@ -79,6 +79,8 @@ export interface RequestLogService {
 const METHODS = new Set(['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'])
 const STATUS_CLASS = /^([1-5])xx$/
 const PLAIN_ID = /^[\w.:-]{1,128}$/
+/** A row's id in a cursor: the database's integer, within a double's exact range. */
+const ROW_ID = /^\d{1,15}$/
 
 function isRecorded(url: string): boolean {
   for (const prefix of RECORDED_PREFIXES) if (url.startsWith(prefix)) return true
@@ -96,9 +98,9 @@ function schemeOfHeaders(request: FastifyRequest): AuthScheme {
   return 'none'
 }
 
-function entryOf(row: RequestLogTable): RequestLogEntry {
+function entryOf(row: RequestLogRecord): RequestLogEntry {
   return {
-    id: row.id,
+    id: String(row.id),
     at: row.at,
     organizationId: row.organization_id,
     method: row.method,
@@ -118,16 +120,16 @@ function time(field: string, value: string | undefined): string | undefined {
   return new Date(ms).toISOString()
 }
 
-function cursorOf(row: RequestLogTable): string {
+function cursorOf(row: RequestLogRecord): string {
   return Buffer.from(`${row.at}|${row.id}`).toString('base64url')
 }
 
-function parseCursor(cursor: string): { at: string; id: string } {
+function parseCursor(cursor: string): { at: string; id: number } {
   const [at, id, extra] = Buffer.from(cursor, 'base64url').toString('utf8').split('|')
-  if (at === undefined || id === undefined || extra !== undefined || Number.isNaN(Date.parse(at)) || !PLAIN_ID.test(id)) {
+  if (at === undefined || id === undefined || extra !== undefined || Number.isNaN(Date.parse(at)) || !ROW_ID.test(id)) {
     throw invalid([{ field: 'cursor', reason: 'is not a cursor this log gave' }])
   }
-  return { at, id }
+  return { at, id: Number(id) }
 }
 
 export function createRequestLogService(deps: { db: Pick<Db, 'kysely'>; clock: Clock; recorder: Recorder; retentionDays: number }): RequestLogService {
@@ -203,9 +205,10 @@ export function createRequestLogService(deps: { db: Pick<Db, 'kysely'>; clock: C
       const before = new Date(clock.nowMs() - retentionMs).toISOString()
       let total = 0
       for (let i = 0; i < PRUNE_BATCHES_PER_RUN; i++) {
-        const n = await repo.deleteOlderThan(db.kysely, before, PRUNE_BATCH)
+        const n = await repo.deleteOldestOlderThan(db.kysely, before, PRUNE_BATCH)
         total += n
-        if (n < PRUNE_BATCH) break
+        // None of the oldest rows was old enough: nothing behind them is either, but for a clock set back.
+        if (n === 0) break
         // Between batches, what arrived meanwhile is served (on SQLite each statement holds the event loop).
         await nextTurn()
       }

@@ -3,24 +3,21 @@
 // them. Started by writer.ts with the database's URL; it answers each batch with its outcome, by the batch's number.
 import { setPriority } from 'node:os'
 import { parentPort, workerData } from 'node:worker_threads'
-import { COLUMNS, decodeCalls, rowsOf } from './rows.js'
-import type { RequestLogTable } from './tables.js'
+import { COLUMNS, decodeRows, type RowValues } from './rows.js'
 
 export interface WriterThreadData {
   /** DATABASE_URL: `sqlite:<file>` or a PostgreSQL URL. */
   url: string
-  /** The process's tag for row ids (rows.ts). */
-  tag: string
 }
 /** A batch: its number (for the answer), its bytes (CallBatch's, transferred) and how many of them are written. */
-export type InMessage = { batch: number; bytes: ArrayBuffer; length: number; firstSeq: number } | { close: true }
+export type InMessage = { batch: number; bytes: ArrayBuffer; length: number } | { close: true }
 export type OutcomeMessage = { batch: number; ok: true } | { batch: number; ok: false; message: string; stack?: string }
 
 /** Rows per SQLite transaction: the write lock is held for one chunk at a time, so the server's own writes wait little. */
 const SQLITE_CHUNK = 250
 
 interface Writer {
-  write(rows: RequestLogTable[]): Promise<void>
+  write(rows: RowValues[]): Promise<void>
   close(): Promise<void>
 }
 
@@ -28,7 +25,7 @@ interface Writer {
 async function sqliteWriter(path: string): Promise<Writer> {
   const { default: SQLite } = await import('better-sqlite3')
   let db: import('better-sqlite3').Database | undefined
-  let chunk: ((rows: RequestLogTable[]) => void) & { immediate: (rows: RequestLogTable[]) => void } | undefined
+  let chunk: ((rows: RowValues[]) => void) & { immediate: (rows: RowValues[]) => void } | undefined
   // Opened and prepared with the first batch, so that a failure is that batch's answer (with its message), not the
   // thread's end; the server created the file and its table, so a path to nothing is an error, not a new database.
   const open = () => {
@@ -37,8 +34,8 @@ async function sqliteWriter(path: string): Promise<Writer> {
     db.pragma('busy_timeout = 5000')
     db.pragma('synchronous = NORMAL')
     const insert = db.prepare(`INSERT INTO request_log (${COLUMNS.join(', ')}) VALUES (${COLUMNS.map(() => '?').join(', ')})`)
-    return db.transaction((rows: RequestLogTable[]) => {
-      for (const r of rows) insert.run(r.id, r.at, r.organization_id, r.method, r.path, r.status, r.duration_us, r.correlation_id, r.scheme, r.key_id)
+    return db.transaction((rows: RowValues[]) => {
+      for (const r of rows) insert.run(r)
     })
   }
   return {
@@ -55,7 +52,6 @@ async function sqliteWriter(path: string): Promise<Writer> {
 
 /** One statement per batch: each column as an array, unnested into rows by PostgreSQL. */
 const PG_TYPES: Record<(typeof COLUMNS)[number], string> = {
-  id: 'text',
   at: 'text',
   organization_id: 'text',
   method: 'text',
@@ -82,7 +78,7 @@ async function postgresWriter(url: string): Promise<Writer> {
         await c.connect()
         client = c
       }
-      await client.query({ name: 'request_log_insert', text: PG_INSERT, values: COLUMNS.map((column) => rows.map((r) => r[column])) })
+      await client.query({ name: 'request_log_insert', text: PG_INSERT, values: COLUMNS.map((_, i) => rows.map((r) => r[i])) })
     },
     async close() {
       await client?.end()
@@ -98,7 +94,7 @@ async function postgresWriter(url: string): Promise<Writer> {
  */
 const NICE = 10
 
-const { url, tag } = workerData as WriterThreadData
+const { url } = workerData as WriterThreadData
 try {
   setPriority(NICE)
 } catch {
@@ -119,7 +115,7 @@ port.on('message', (message: InMessage) => {
   queue = queue.then(async () => {
     let outcome: OutcomeMessage
     try {
-      await writer.write(rowsOf(decodeCalls(Buffer.from(message.bytes, 0, message.length), message.length), tag, message.firstSeq))
+      await writer.write(decodeRows(Buffer.from(message.bytes, 0, message.length), message.length))
       outcome = { batch: message.batch, ok: true }
     } catch (err) {
       const e = err instanceof Error ? err : new Error(String(err))

@@ -4,11 +4,10 @@
 // the log may take. A database held in memory can only be reached through the process's own connection, so it is
 // written there; so is every batch after the thread failed (reported once), the log then costing what it did.
 import { existsSync } from 'node:fs'
-import { randomBytes } from 'node:crypto'
 import { Worker } from 'node:worker_threads'
 import type { Db } from '../platform/db/database.js'
 import * as repo from './repository.js'
-import { decodeCalls, rowsOf, type CallBatch } from './rows.js'
+import { decodeRows, type CallBatch } from './rows.js'
 import type { InMessage, OutcomeMessage, WriterThreadData } from './writer-thread.js'
 
 export interface BatchWriter {
@@ -16,17 +15,14 @@ export interface BatchWriter {
    * Resolves once the batch is committed (a reader that flushed then sees it), rejects if the database refused it. The
    * batch's bytes may be handed to the thread: the caller does not touch the batch again.
    */
-  write(batch: CallBatch, firstSeq: number): Promise<void>
+  write(batch: CallBatch): Promise<void>
   /** After the last write: ends the thread and its connection. */
   close(): Promise<void>
 }
 
-/** The process's tag in row ids: unique across processes on one database (rows.ts). */
-export const processTag = (): string => randomBytes(4).toString('hex')
-
-export function inlineWriter(db: Pick<Db, 'kysely'>, tag: string): BatchWriter {
+export function inlineWriter(db: Pick<Db, 'kysely'>): BatchWriter {
   return {
-    write: (batch, firstSeq) => repo.insertMany(db.kysely, rowsOf(decodeCalls(batch.buffer, batch.bytes), tag, firstSeq)),
+    write: (batch) => repo.insertMany(db.kysely, decodeRows(batch.buffer, batch.bytes)),
     close: async () => undefined,
   }
 }
@@ -46,7 +42,6 @@ export function threadScript(): URL | undefined {
 
 export function threadWriter(deps: {
   url: string
-  tag: string
   fallback: BatchWriter
   onError: (err: unknown) => void
   /** threadScript()'s, found once by the caller (tests give one that ends at once). */
@@ -64,7 +59,7 @@ export function threadWriter(deps: {
   }
 
   function start(): Worker {
-    const data: WriterThreadData = { url: deps.url, tag: deps.tag }
+    const data: WriterThreadData = { url: deps.url }
     // A small heap: the thread holds one batch at a time.
     const w = new Worker(deps.script, { workerData: data, resourceLimits: { maxOldGenerationSizeMb: 32 } })
     // The thread never keeps the process alive: close() ends it, and a killed process loses at most its batch.
@@ -93,14 +88,14 @@ export function threadWriter(deps: {
   }
 
   return {
-    write(batch, firstSeq) {
-      if (broken || closing) return deps.fallback.write(batch, firstSeq)
+    write(batch) {
+      if (broken || closing) return deps.fallback.write(batch)
       const w = (worker ??= start())
       const number = next++
       return new Promise<void>((resolve, reject) => {
         pending.set(number, { resolve, reject })
         const bytes = batch.buffer.buffer as ArrayBuffer
-        const message: InMessage = { batch: number, bytes, length: batch.bytes, firstSeq }
+        const message: InMessage = { batch: number, bytes, length: batch.bytes }
         w.postMessage(message, [bytes])
       })
     },

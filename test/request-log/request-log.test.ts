@@ -3,6 +3,7 @@
 // paged; support finds a call by its correlation id (the service, and `finapi requests find` for an operator across
 // organizations); housekeeping prunes what is older than REQUEST_LOG_RETENTION_DAYS on the fake clock.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import * as m0025 from '../../src/migrations/0025_request_log_rowid.js'
 import type { RequestLogEntry } from '../../src/request-log/service.js'
 import { login } from '../support/banking.js'
 import { runFinapi } from '../support/cli.js'
@@ -168,5 +169,50 @@ describe('retention', () => {
     await log().flush()
     expect((await t.app.services.housekeeping.runOnce())['request log calls']).toBe(before)
     expect(await allRows()).toHaveLength(1)
+  })
+
+  it('prunes the old rows behind younger ones written before them (another process, a clock set back), and only those', async () => {
+    await log().flush()
+    await t.db.kysely.deleteFrom('request_log').execute()
+    const now = t.clock.nowMs()
+    const row = (correlationId: string, ageDays: number) => ({
+      at: new Date(now - ageDays * 86_400_000).toISOString(),
+      organization_id: 'testrest',
+      method: 'GET',
+      path: SUBSCRIPTIONS,
+      status: 200,
+      duration_us: 1,
+      correlation_id: correlationId,
+      scheme: 'none',
+      key_id: null,
+    })
+    // Written in this order: the table's own order is the ids', not the times'.
+    await t.db.kysely.insertInto('request_log').values([row('young-1', 1), row('old-1', 8), row('old-2', 9), row('young-2', 0), row('old-3', 3.01)]).execute()
+    expect((await t.app.services.housekeeping.runOnce())['request log calls']).toBe(3)
+    expect((await allRows()).map((r) => r.correlation_id).sort()).toEqual(['young-1', 'young-2'])
+  })
+})
+
+describe('migration 0025', () => {
+  it('keeps every row and its order through down and up again; the ids, integers again, follow the old order', async () => {
+    const at = (s: number) => new Date(t.clock.nowMs() - s * 1000).toISOString()
+    const rows = ['m-3', 'm-1', 'm-2'].map((correlationId, i) => ({ at: at(i === 0 ? 5 : 9), organization_id: i === 1 ? null : 'testrest', method: 'POST', path: `/v2/x${i}`, status: 201 + i, duration_us: 10 + i, correlation_id: correlationId, scheme: 'none', key_id: i === 2 ? 'k' : null }))
+    await t.db.kysely.insertInto('request_log').values(rows).execute()
+    const shape = async () => (await t.db.kysely.selectFrom('request_log').selectAll().orderBy('id').execute()).map(({ id: _id, ...rest }) => ({ ...rest, status: Number(rest.status), duration_us: Number(rest.duration_us) }))
+    const kept = await shape()
+    expect(kept.filter((r) => r.correlation_id.startsWith('m-')).map((r) => r.correlation_id)).toEqual(['m-3', 'm-1', 'm-2'])
+    await m0025.down(t.db.kysely as never)
+    await m0025.up(t.db.kysely as never)
+    const after = await shape()
+    // Copied in the old order, time then id: m-1 and m-2 (9 s old) before m-3 (5 s old).
+    expect(after.filter((r) => r.correlation_id.startsWith('m-')).map((r) => r.correlation_id)).toEqual(['m-1', 'm-2', 'm-3'])
+    const byId = (list: typeof kept) => [...list].sort((a, b) => a.correlation_id.localeCompare(b.correlation_id))
+    expect(byId(after)).toEqual(byId(kept))
+    // New calls are numbered after the copied rows.
+    const res = await t.call('GET', SUBSCRIPTIONS, { headers: { ...signedHeaders({ method: 'GET', path: SUBSCRIPTIONS, key: TESTREST_KEY, date: t.clock.now() }), 'x-correlationid': 'after-0025' } })
+    expect(res.status, res.text).toBe(200)
+    await log().flush()
+    const last = await t.db.kysely.selectFrom('request_log').select('correlation_id').orderBy('id', 'desc').limit(1).executeTakeFirstOrThrow()
+    expect(last.correlation_id).toBe('after-0025')
   })
 })

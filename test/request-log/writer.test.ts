@@ -5,7 +5,7 @@
 import { existsSync } from 'node:fs'
 import SQLite from 'better-sqlite3'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { CallBatch, decodeCalls, type BufferedCall } from '../../src/request-log/rows.js'
+import { CallBatch, decodeRows, type BufferedCall, type RowValues } from '../../src/request-log/rows.js'
 import { inlineWriter, threadScript, threadWriter, type BatchWriter } from '../../src/request-log/writer.js'
 import { TEST_DIALECT } from '../support/database.js'
 import { startTestApp, type TestApp } from '../support/harness.js'
@@ -33,18 +33,30 @@ const batchOf = (...calls: BufferedCall[]) => {
   for (const c of calls) expect(batch.add(c)).toBe(true)
   return batch
 }
+/** What a call's row is written with. */
+const valuesOf = (c: BufferedCall): RowValues => [new Date(Math.floor(c.atMs)).toISOString(), c.organizationId, c.method, c.path, c.status, c.durationUs, c.correlationId, c.scheme, c.keyId]
 const rows = (prefix: string) => t.db.kysely.selectFrom('request_log').selectAll().where('correlation_id', 'like', `${prefix}%`).orderBy('id').execute()
 
 describe('a batch of calls as bytes', () => {
-  it('decodes to the calls recorded: nulls, text beyond ASCII, the longest path, large numbers', () => {
+  it('decodes to the calls recorded: nulls, text beyond ASCII, the longest path, large numbers, times across seconds', () => {
     const calls = [
       call(),
       call({ organizationId: null, keyId: 'key-ü-→', path: `/v2/${'p'.repeat(2048)}`, status: 599, durationUs: 4_000_000_000, correlationId: 'w'.repeat(128) }),
       call({ method: 'DELETE', scheme: 'none', path: '/', atMs: 0 }),
+      call({ atMs: Date.parse('2026-11-26T06:00:00.999Z'), path: '/reporting/v3/reports?name=\u00e9t\u00e9', correlationId: '\ud83d\ude00' }),
+      call({ atMs: Date.parse('2026-11-26T06:00:01.000Z'), keyId: '\u00ff' }),
+      call({ atMs: Date.parse('2026-11-26T06:00:01.007Z') }),
+      call({ atMs: Date.parse('2026-11-26T06:00:00.001Z') }),
+      call({ atMs: -1 }),
     ]
     const batch = batchOf(...calls)
-    expect(batch.count).toBe(3)
-    expect(decodeCalls(batch.buffer, batch.bytes)).toEqual(calls)
+    expect(batch.count).toBe(calls.length)
+    const rows = decodeRows(batch.buffer, batch.bytes)
+    expect(rows).toEqual(calls.map(valuesOf))
+    expect(rows.map((r) => r[0]).slice(3)).toEqual(['2026-11-26T06:00:00.999Z', '2026-11-26T06:00:01.000Z', '2026-11-26T06:00:01.007Z', '2026-11-26T06:00:00.001Z', '1969-12-31T23:59:59.999Z'])
+    expect(rows[1]![8]).toBe('key-ü-→')
+    expect(rows[3]![3]).toBe('/reporting/v3/reports?name=été')
+    expect(rows[4]![8]).toBe('ÿ')
   })
 
   it('refuses a call that does not fit, leaving what it holds intact', () => {
@@ -54,12 +66,12 @@ describe('a batch of calls as bytes', () => {
     while (batch.add(big)) added++
     expect(added).toBeGreaterThan(5)
     expect(batch.count).toBe(added)
-    expect(decodeCalls(batch.buffer, batch.bytes)).toHaveLength(added)
+    expect(decodeRows(batch.buffer, batch.bytes)).toHaveLength(added)
     // A batch made for one call takes it, however large.
     const huge = call({ keyId: 'k'.repeat(60_000) })
     const roomy = new CallBatch(CallBatch.sizeOf(huge))
     expect(roomy.add(huge)).toBe(true)
-    expect(decodeCalls(roomy.buffer, roomy.bytes)).toEqual([huge])
+    expect(decodeRows(roomy.buffer, roomy.bytes)).toEqual([valuesOf(huge)])
   })
 })
 
@@ -71,20 +83,23 @@ describe('the writer thread', () => {
   it('writes batches on its own connection, in order; the server sees them once written', async () => {
     const errors: unknown[] = []
     const fallback: BatchWriter = { write: () => Promise.reject(new Error('the fallback was used')), close: async () => undefined }
-    const writer = threadWriter({ url: t.config.databaseUrl, tag: 'wt01', fallback, onError: (e) => errors.push(e), script: threadScript()! })
-    await writer.write(batchOf(call({ correlationId: 'thread-a1' }), call({ correlationId: 'thread-a2', organizationId: null })), 0)
-    await writer.write(batchOf(call({ correlationId: 'thread-a3' })), 2)
+    const writer = threadWriter({ url: t.config.databaseUrl, fallback, onError: (e) => errors.push(e), script: threadScript()! })
+    await writer.write(batchOf(call({ correlationId: 'thread-a1' }), call({ correlationId: 'thread-a2', organizationId: null })))
+    await writer.write(batchOf(call({ correlationId: 'thread-a3' })))
     expect(errors).toEqual([])
     const written = await rows('thread-a')
-    expect(written.map((r) => [r.id, r.correlation_id, r.organization_id])).toEqual([
-      ['wt01-000000000000', 'thread-a1', 'testrest'],
-      ['wt01-000000000001', 'thread-a2', null],
-      ['wt01-000000000002', 'thread-a3', 'testrest'],
+    expect(written.map((r) => [r.correlation_id, r.organization_id])).toEqual([
+      ['thread-a1', 'testrest'],
+      ['thread-a2', null],
+      ['thread-a3', 'testrest'],
     ])
+    // The database numbers the rows in the order they were written (pg reads a bigint as text).
+    const ids = written.map((r) => Number(r.id))
+    expect(ids.every((id, i) => Number.isInteger(id) && (i === 0 || id > ids[i - 1]!))).toBe(true)
     expect(written[0]).toMatchObject({ at: '2026-11-26T06:00:00.123Z', method: 'GET', path: '/reporting/v3/reports?name=%C3%A9t%C3%A9', status: 200, duration_us: 1234, scheme: 'http_signature', key_id: null })
     await writer.close()
     // Closed, a late batch is written on the event loop's thread.
-    await expect(writer.write(batchOf(call({ correlationId: 'thread-late' })), 3)).rejects.toThrow('the fallback was used')
+    await expect(writer.write(batchOf(call({ correlationId: 'thread-late' })))).rejects.toThrow('the fallback was used')
   })
 
   it('answers a batch the database refuses with its reason, and goes on with the next', async () => {
@@ -93,28 +108,28 @@ describe('the writer thread', () => {
     const url = t.config.databaseUrl.startsWith('sqlite:') ? `sqlite:${t.config.databaseUrl.slice(7)}-other.db` : t.config.databaseUrl.replace(/\/[^/?]*(\?|$)/, '/postgres$1')
     if (url.startsWith('sqlite:')) new SQLite(url.slice(7)).close()
     const fallback: BatchWriter = { write: () => Promise.reject(new Error('the fallback was used')), close: async () => undefined }
-    const writer = threadWriter({ url, tag: 'wt02', fallback, onError: (e) => errors.push(e), script: threadScript()! })
-    await expect(writer.write(batchOf(call({ correlationId: 'refused-1' })), 0)).rejects.toThrow(/request_log/)
-    await expect(writer.write(batchOf(call({ correlationId: 'refused-2' })), 1)).rejects.toThrow(/request_log/)
+    const writer = threadWriter({ url, fallback, onError: (e) => errors.push(e), script: threadScript()! })
+    await expect(writer.write(batchOf(call({ correlationId: 'refused-1' })))).rejects.toThrow(/request_log/)
+    await expect(writer.write(batchOf(call({ correlationId: 'refused-2' })))).rejects.toThrow(/request_log/)
     expect(errors).toEqual([])
     await writer.close()
   })
 
   it.skipIf(TEST_DIALECT === 'postgres')('on SQLite, answers a batch for a file that does not exist with an error, and makes no file', async () => {
     const path = `${t.config.databaseUrl.slice(7)}-absent.db`
-    const writer = threadWriter({ url: `sqlite:${path}`, tag: 'wt04', fallback: inlineWriter(t.db, 'wt04'), onError: () => undefined, script: threadScript()! })
-    await expect(writer.write(batchOf(call({ correlationId: 'absent-1' })), 0)).rejects.toThrow(/unable to open|does not exist/i)
+    const writer = threadWriter({ url: `sqlite:${path}`, fallback: inlineWriter(t.db), onError: () => undefined, script: threadScript()! })
+    await expect(writer.write(batchOf(call({ correlationId: 'absent-1' })))).rejects.toThrow(/unable to open|does not exist/i)
     expect(existsSync(path)).toBe(false)
     await writer.close()
   })
 
   it("reports a thread that ends once, and writes every later batch on the event loop's thread", async () => {
     const errors: unknown[] = []
-    const writer = threadWriter({ url: t.config.databaseUrl, tag: 'wt03', fallback: inlineWriter(t.db, 'wt03'), onError: (e) => errors.push(e), script: new URL('data:text/javascript,process.exit(3)') })
-    await expect(writer.write(batchOf(call({ correlationId: 'ended-1' })), 0)).rejects.toThrow('exit code 3')
+    const writer = threadWriter({ url: t.config.databaseUrl, fallback: inlineWriter(t.db), onError: (e) => errors.push(e), script: new URL('data:text/javascript,process.exit(3)') })
+    await expect(writer.write(batchOf(call({ correlationId: 'ended-1' })))).rejects.toThrow('exit code 3')
     expect(errors).toHaveLength(1)
-    await writer.write(batchOf(call({ correlationId: 'ended-2' })), 1)
-    await writer.write(batchOf(call({ correlationId: 'ended-3' })), 2)
+    await writer.write(batchOf(call({ correlationId: 'ended-2' })))
+    await writer.write(batchOf(call({ correlationId: 'ended-3' })))
     expect((await rows('ended-')).map((r) => r.correlation_id)).toEqual(['ended-2', 'ended-3'])
     expect(errors).toHaveLength(1)
     await writer.close()
