@@ -10,11 +10,12 @@ import * as m0004 from '../../migrations/0004_housekeeping.js'
 import * as m0005 from '../../migrations/0005_jobs.js'
 import * as m0006 from '../../migrations/0006_blobs.js'
 import * as m0020 from '../../migrations/0020_replay_guard.js'
+import * as m0026 from '../../migrations/0026_jobs_partial_indexes.js'
 
 /**
  * The platform's: its settings (0001, with the application keys every interface started from), the expiry indexes
- * housekeeping prunes by (0004), jobs, blobs, and the one replay guard (0020). A migration that made several
- * modules' tables is listed by the one it is named after.
+ * housekeeping prunes by (0004), jobs (0005; their indexes now 0026's), blobs, and the one replay guard (0020). A
+ * migration that made several modules' tables is listed by the one it is named after.
  */
 export const PLATFORM_MIGRATIONS: Readonly<Record<string, Migration>> = {
   '0001_foundation': m0001,
@@ -22,6 +23,7 @@ export const PLATFORM_MIGRATIONS: Readonly<Record<string, Migration>> = {
   '0005_jobs': m0005,
   '0006_blobs': m0006,
   '0020_replay_guard': m0020,
+  '0026_jobs_partial_indexes': m0026,
 }
 
 /** Every migration, the platform's and each feature's, by name in name order; a name listed twice is a mistake. */

@@ -3,6 +3,11 @@
 // SQLite there is one writer at a time, so the same statement is already exclusive. Completion and failure only
 // apply while the worker still holds the claim (same owner and attempt), so a worker whose lease lapsed and whose
 // job was taken over cannot overwrite the new attempt's result.
+//
+// The indexes (0026) each hold the jobs of one status, and a database uses one only for a query whose WHERE implies
+// its condition: the queries that need them name the status as a literal (`status = 'pending'`), not a bound
+// parameter, which SQLite matches only by preparing the statement again each time the parameter is bound (each
+// execution) and PostgreSQL only in a plan made for one execution's values (test/jobs-indexes.test.ts checks).
 import { randomUUID } from 'node:crypto'
 import { sql, type ExpressionBuilder, type Selectable } from 'kysely'
 import type { Db } from '../db/database.js'
@@ -10,6 +15,11 @@ import type { Database, JobsTable } from '../db/schema.js'
 import type { Executor } from './types.js'
 
 export type JobRow = Selectable<JobsTable>
+
+/** `status = '<status>'` with the status as a literal, so the index of that status's jobs serves the query. */
+function statusIs(status: 'pending' | 'running' | 'done') {
+  return (eb: ExpressionBuilder<Database, 'jobs'>) => eb('status', '=', sql.lit(status))
+}
 
 export async function insertJob(
   executor: Executor,
@@ -72,9 +82,9 @@ export async function claimJobs(
       )
       .returningAll()
       .execute()
-  const pendingDue = (w: ExpressionBuilder<Database, 'jobs'>) => w.and([w('status', '=', 'pending'), w('run_at', '<=', now)])
+  const pendingDue = (w: ExpressionBuilder<Database, 'jobs'>) => w.and([statusIs('pending')(w), w('run_at', '<=', now)])
   // The owner died or hung past its lease: the job is up for grabs again.
-  const lapsedDue = (w: ExpressionBuilder<Database, 'jobs'>) => w.and([w('status', '=', 'running'), w('lease_expires_at', '<=', now)])
+  const lapsedDue = (w: ExpressionBuilder<Database, 'jobs'>) => w.and([statusIs('running')(w), w('lease_expires_at', '<=', now)])
   const lapsed = claim.lapsed ? await take(lapsedDue, 'lease_expires_at', claim.limit) : []
   if (lapsed.length >= claim.limit) return lapsed
   return [...lapsed, ...(await take(pendingDue, 'run_at', claim.limit - lapsed.length))]
@@ -85,7 +95,7 @@ export async function failAbandoned(executor: Executor, now: string): Promise<nu
   const res = await executor
     .updateTable('jobs')
     .set({ status: 'failed', last_error: 'lease expired: the worker stopped before finishing', lease_owner: null, lease_expires_at: null, finished_at: now, updated_at: now })
-    .where('status', '=', 'running')
+    .where(statusIs('running'))
     .where('lease_expires_at', '<=', now)
     .where((w) => w('attempts', '>=', w.ref('max_attempts')))
     .executeTakeFirst()
@@ -160,6 +170,6 @@ export function findJob(executor: Executor, id: string): Promise<JobRow | undefi
 
 /** Deletes done jobs finished before `before`; failed ones stay for inspection. */
 export async function deleteDoneJobs(executor: Executor, before: string): Promise<number> {
-  const res = await executor.deleteFrom('jobs').where('status', '=', 'done').where('finished_at', '<', before).executeTakeFirst()
+  const res = await executor.deleteFrom('jobs').where(statusIs('done')).where('finished_at', '<', before).executeTakeFirst()
   return Number(res.numDeletedRows)
 }
