@@ -11,6 +11,9 @@
 // the table gives the medians. Quote the ratios, not absolute numbers. BENCH_AGAINST=request-log compares finapi
 // with its request log on against finapi with it off (REQUEST_LOG=off) instead of the raw server. On SQLite; with
 // BENCH_PG_URL (an admin URL, e.g. postgres://postgres@127.0.0.1:55432/postgres) on a fresh PostgreSQL database after.
+// BENCH_RATE=<requests a second> sends at that fixed rate instead of as fast as the server answers: below both
+// servers' capacity, each serves the same load, and their CPU per request compares what each costs without the
+// load generator's share of this machine's cores in the figure (it starves when a server's threads take more CPU).
 import { spawn, type ChildProcess } from 'node:child_process'
 import { mkdtempSync, openSync } from 'node:fs'
 import { tmpdir } from 'node:os'
@@ -31,6 +34,8 @@ const SECONDS = Number(process.env['BENCH_SECONDS'] ?? 10)
 // Five alternations: on a shared machine one round in three or four is off by a fifth either way.
 const ROUNDS = Number(process.env['BENCH_ROUNDS'] ?? 5)
 const CONNECTIONS = 50
+/** BENCH_RATE: requests a second across the connections (autocannon's overallRate); unset, as fast as answered. */
+const RATE = process.env['BENCH_RATE'] === undefined ? undefined : Number(process.env['BENCH_RATE'])
 /** BENCH_VERBOSE=1 prints every round, to see the spread behind the medians. */
 const VERBOSE = process.env['BENCH_VERBOSE'] === '1'
 /** BENCH_ONLY=<substring>[,<substring>…] measures only the reads whose name contains one of them. */
@@ -94,7 +99,7 @@ async function fetchJson(url: string, init: { method?: string; headers?: Record<
 async function drive(url: string, headers: Record<string, string>, duration: number, perRequest?: () => Record<string, string>) {
   // autocannon rebuilds a request for every send only when the request itself has a setupRequest.
   const requests = perRequest ? [{ setupRequest: (req: object) => ({ ...req, headers: perRequest() }) }] : undefined
-  const result = await autocannon({ url, connections: CONNECTIONS, duration, headers, ...(requests ? { requests } : {}) })
+  const result = await autocannon({ url, connections: CONNECTIONS, duration, headers, ...(requests ? { requests } : {}), ...(RATE ? { overallRate: RATE } : {}) })
   if (result.non2xx > 0 || result.errors > 0) throw new Error(`${url}: ${result.non2xx} non-2xx, ${result.errors} errors`)
   return { rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, total: result.requests.total }
 }
@@ -169,7 +174,7 @@ const raw = AGAINST_LOG_OFF ? await startFinapi({ REQUEST_LOG: 'off' }) : await 
 if (AGAINST_LOG_OFF) await settled(raw.child.pid!)
 
 try {
-  console.log(`\n${CONNECTIONS} connections, ${SECONDS} s each after a 2 s warm-up, 127.0.0.1, ${TARGET === 'sqlite' ? 'SQLite' : 'PostgreSQL'}, npm start's defaults, logs to ${LOG}`)
+  console.log(`\n${CONNECTIONS} connections${RATE ? `, ${RATE} requests a second` : ''}, ${SECONDS} s each after a 2 s warm-up, 127.0.0.1, ${TARGET === 'sqlite' ? 'SQLite' : 'PostgreSQL'}, npm start's defaults, logs to ${LOG}`)
   if (AGAINST_LOG_OFF) console.log('baseline ("raw" below): finapi with REQUEST_LOG=off on the same database; "finapi": the request log on')
   console.log('read                      raw req/s  finapi req/s  ratio   finapi p50 ms  p99 ms  (raw p99)')
   const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!

@@ -202,6 +202,7 @@ export function createServices(config: Config, infrastructure: Infrastructure, o
     clock,
     settings: { ...config.requestLog, ...options.requestLog },
     onError: (err) => logger.warn({ err }, 'request log write failed'),
+    warn: (message) => logger.warn(message),
   })
   // The merchant console: the same services as the API; sign-in through identity behind the consent page's
   // throttle (OAuth's, built with the same limits).

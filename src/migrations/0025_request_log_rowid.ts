@@ -4,7 +4,7 @@ import { PostgresAdapter, sql, type Kysely } from 'kysely'
 // Its key is the database's own integer (SQLite's rowid, a PostgreSQL identity): the table itself is appended to in
 // the order calls were written, the text id and its unique index are gone, and pruning walks the oldest rows by that
 // key (repository.ts), so the index of times is gone too. A reporting call's row is now three B-tree inserts (the
-// table, its organization's entry, its correlation id's) instead of five, a banking call's two instead of four: 3.5
+// table, its organization's entry, its correlation id's) instead of five, a banking call's two instead of four: 3.5–4.0
 // against 5.0 µs of CPU a row in a script of better-sqlite3 inserts (docs/benchmarks.md). Rows are copied over in
 // their old order (time, then id), so their new keys keep it.
 const COLUMNS = ['at', 'organization_id', 'method', 'path', 'status', 'duration_us', 'correlation_id', 'scheme', 'key_id'] as const

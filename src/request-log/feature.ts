@@ -28,11 +28,15 @@ export function requestLogFeature(deps: {
   clock: Clock
   settings: RequestLogSettings
   onError: (err: unknown) => void
+  /** Says once why the rows are written on the event loop when a thread was wanted. */
+  warn: (message: string) => void
 }): Feature<RequestLogService> {
   const outcomes = new LabelledCounter<RecorderOutcome>('request_log_rows_total', 'API calls the request log wrote, or dropped (buffer full while the database could not keep up, or a batch the database refused)', 'outcome')
   const inline = inlineWriter(deps.db)
   // Off, no thread is ever started; on, it starts with the first batch.
-  const script = deps.settings.enabled && deps.databaseUrl !== 'sqlite::memory:' ? threadScript() : undefined
+  const wanted = deps.settings.enabled && deps.databaseUrl !== 'sqlite::memory:'
+  const script = wanted ? threadScript() : undefined
+  if (wanted && !script) deps.warn("request log: its rows are written on the event loop, the writer thread's build (dist/) being missing or older than its sources; run `npm run build`")
   const writer = script ? threadWriter({ url: deps.databaseUrl, fallback: inline, onError: deps.onError, script }) : inline
   const recorder = createRecorder({ writer, clock: deps.clock, outcomes, onError: deps.onError, options: deps.settings.recorder })
   const requestLog = createRequestLogService({ db: deps.db, clock: deps.clock, recorder, retentionDays: deps.settings.retentionDays })

@@ -2,11 +2,14 @@
 // thread of its own with its own connection (SQLite or PostgreSQL, whichever the tests run on) and is visible to the
 // server's connection once written, and a thread that cannot write reports why once and hands its later batches to
 // the writer on the event loop's thread.
-import { existsSync } from 'node:fs'
+import { existsSync, mkdirSync, mkdtempSync, utimesSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { pathToFileURL } from 'node:url'
 import SQLite from 'better-sqlite3'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { CallBatch, decodeRows, type BufferedCall, type RowValues } from '../../src/request-log/rows.js'
-import { inlineWriter, threadScript, threadWriter, type BatchWriter } from '../../src/request-log/writer.js'
+import { THREAD_MODULES, inlineWriter, threadScript, threadWriter, type BatchWriter } from '../../src/request-log/writer.js'
 import { TEST_DIALECT } from '../support/database.js'
 import { startTestApp, type TestApp } from '../support/harness.js'
 
@@ -78,6 +81,34 @@ describe('a batch of calls as bytes', () => {
 describe('the writer thread', () => {
   it('is built (the tests build first): the server never falls back for want of it', () => {
     expect(threadScript()).toBeDefined()
+  })
+
+  it("from the sources, is the build's only while no source it is built from is newer (a stale thread writes on this one)", () => {
+    const root = mkdtempSync(join(tmpdir(), 'finapi-thread-'))
+    const src = join(root, 'src', 'request-log')
+    const dist = join(root, 'dist', 'request-log')
+    mkdirSync(src, { recursive: true })
+    const sources = pathToFileURL(`${src}/`)
+    for (const name of THREAD_MODULES) writeFileSync(join(src, `${name}.ts`), '')
+    // No build.
+    expect(threadScript(sources)).toBeUndefined()
+    mkdirSync(dist, { recursive: true })
+    for (const name of THREAD_MODULES) writeFileSync(join(dist, `${name}.js`), '')
+    const built = (at: number) => {
+      for (const name of THREAD_MODULES) utimesSync(join(dist, `${name}.js`), at, at)
+      for (const name of THREAD_MODULES) utimesSync(join(src, `${name}.ts`), at - 60, at - 60)
+    }
+    built(2_000_000_000)
+    expect(threadScript(sources)?.href).toBe(pathToFileURL(join(dist, 'writer-thread.js')).href)
+    // Each of them edited after the build.
+    for (const name of THREAD_MODULES) {
+      built(2_000_000_000)
+      utimesSync(join(src, `${name}.ts`), 2_000_000_060, 2_000_000_060)
+      expect(threadScript(sources), name).toBeUndefined()
+    }
+    // Running from the build itself: the script beside it.
+    writeFileSync(join(src, 'writer-thread.js'), '')
+    expect(threadScript(sources)?.href).toBe(pathToFileURL(join(src, 'writer-thread.js')).href)
   })
 
   it('writes batches on its own connection, in order; the server sees them once written', async () => {
