@@ -15,7 +15,7 @@
 // servers' capacity, each serves the same load, and their CPU per request compares what each costs without the
 // load generator's share of this machine's cores in the figure (it starves when a server's threads take more CPU).
 import { spawn, type ChildProcess } from 'node:child_process'
-import { mkdtempSync, openSync } from 'node:fs'
+import { mkdtempSync, openSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
@@ -45,7 +45,9 @@ const BIN = fileURLToPath(new URL('../bin/finapi.js', import.meta.url))
 const BASE_HEADERS = { 'x-svc-key': 'sandbox-key-finapi', 'user-agent': 'finapi-bench/1.0' }
 
 /** Where finapi's log lines go (one per request): a file, as a deployment's do (BENCH_LOG changes it, e.g. /dev/null). */
-const LOG = process.env['BENCH_LOG'] ?? join(mkdtempSync(join(tmpdir(), 'finapi-bench-log-')), 'finapi.log')
+/** Its own folder unless BENCH_LOG names the file (then kept): a run's log at info is about a gigabyte, deleted at the end. */
+const LOG_DIR = process.env['BENCH_LOG'] === undefined ? mkdtempSync(join(tmpdir(), 'finapi-bench-log-')) : undefined
+const LOG = process.env['BENCH_LOG'] ?? join(LOG_DIR!, 'finapi.log')
 
 /**
  * BENCH_AGAINST=request-log: instead of the raw server, the baseline is a second finapi with REQUEST_LOG=off on the
@@ -212,4 +214,5 @@ try {
   raw.child.kill('SIGTERM')
   await Promise.all([app, raw].map(({ child }) => new Promise((r) => (child.exitCode === null ? child.once('exit', r) : r(undefined)))))
   await database.drop()
+  if (LOG_DIR) rmSync(LOG_DIR, { recursive: true, force: true })
 }

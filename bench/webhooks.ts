@@ -9,7 +9,7 @@
 //               second for BENCH_SECONDS; the receiver measures each notification's eventDate to its first arrival.
 import { spawn, type ChildProcess } from 'node:child_process'
 import { createHash, createHmac, randomBytes, randomUUID } from 'node:crypto'
-import { mkdtempSync, openSync } from 'node:fs'
+import { mkdtempSync, openSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
@@ -180,7 +180,13 @@ async function measure(name: string, databaseUrl: string): Promise<void> {
 }
 
 console.log(`\n${EVENTS} deliveries to one subscription, a receiver in its own process on 127.0.0.1; latency at ${RATE} events/s for ${SECONDS} s`)
-await measure('SQLite', `sqlite:${join(mkdtempSync(join(tmpdir(), 'finapi-bench-')), 'bench.db')}`)
+// The database goes with its folder (a few hundred MB a run), as the PostgreSQL one is dropped.
+const sqliteDir = mkdtempSync(join(tmpdir(), 'finapi-bench-'))
+try {
+  await measure('SQLite', `sqlite:${join(sqliteDir, 'bench.db')}`)
+} finally {
+  rmSync(sqliteDir, { recursive: true, force: true })
+}
 if (PG_URL) {
   const name = `bench_wh_${randomBytes(4).toString('hex')}`
   const admin = new pg.Client({ connectionString: PG_URL })
