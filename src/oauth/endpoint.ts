@@ -1,11 +1,14 @@
 // What the client-authenticated endpoints beside the token endpoint share (revocation RFC 7009, introspection
 // RFC 7662, pushed authorization requests RFC 9126): each route's scope reads forms only, answers no-store, and
 // fails in RFC 6749's shape at the RFCs' own statuses; client authentication is in the body or HTTP Basic.
+import type { FastifyRequest } from 'fastify'
 import { Type } from 'typebox'
 import type { App } from '../platform/http/app.js'
+import { setCaller } from '../platform/http/caller.js'
 import { documentHeaders, type HeaderRules } from '../platform/http/documented-headers.js'
 import { useErrorFamily } from '../platform/http/error-family.js'
 import { ENDPOINT_ERROR_CODES, oauthEndpointErrors } from './errors.js'
+import type { OAuthClient } from './clients/service.js'
 import { acceptFormsOnly } from './form.js'
 
 const FORM = 'application/x-www-form-urlencoded'
@@ -50,4 +53,13 @@ export function endpointScope(scope: App): void {
   })
   scope.addHook('onRoute', documentHeaders(ENDPOINT_HEADERS))
   useErrorFamily(scope, oauthEndpointErrors, { notFound: false })
+}
+
+/**
+ * What a client-authenticated route tells its service to call once the client authenticated: the request log's row
+ * then names the client (its id, never its secret), the organization it belongs to, and how it authenticated.
+ */
+export function nameClientAsCaller(request: FastifyRequest): (client: OAuthClient) => void {
+  const basic = /^basic /i.test(request.headers.authorization ?? '')
+  return (client) => setCaller(request, { scheme: basic ? 'client_basic' : 'client_post', keyId: client.id, organizationId: client.organizationId })
 }

@@ -157,6 +157,33 @@ describe('finapi requests find', () => {
   }, 60_000)
 })
 
+describe('the client-authenticated OAuth endpoints', () => {
+  it("records OAuth's revocation, introspection and pushed requests with the client that authenticated", async () => {
+    const issued = await token(t, { grant_type: 'client_credentials', scope: 'reporting' }, { authorization: basic(MERCHANT_CLIENT.clientId, MERCHANT_CLIENT.secret) })
+    expect(issued.status, issued.text).toBe(200)
+    secrets.push(issued.json.access_token)
+    const form = (path: string, fields: Record<string, string>, headers: Record<string, string>) =>
+      t.call('POST', path, { headers: { 'x-svc-key': undefined, 'content-type': 'application/x-www-form-urlencoded', ...headers }, body: new URLSearchParams(fields).toString() })
+    const asBasic = { authorization: basic(MERCHANT_CLIENT.clientId, MERCHANT_CLIENT.secret) }
+    const described = await form('/oauth2/v3/introspect', { token: issued.json.access_token }, { ...asBasic, 'x-correlationid': 'rl-introspect-1' })
+    expect(described.json).toMatchObject({ active: true })
+    expect(await one('rl-introspect-1')).toMatchObject({ path: '/oauth2/v3/introspect', status: 200, scheme: 'client_basic', keyId: 'sandbox-testrest-reporting', organizationId: 'testrest' })
+    const revoked = await form('/oauth2/v3/revoke', { token: issued.json.access_token, client_id: MERCHANT_CLIENT.clientId, client_secret: MERCHANT_CLIENT.secret }, { 'x-correlationid': 'rl-revoke-1' })
+    expect(revoked.status, revoked.text).toBe(200)
+    expect(await one('rl-revoke-1')).toMatchObject({ path: '/oauth2/v3/revoke', status: 200, scheme: 'client_post', keyId: 'sandbox-testrest-reporting', organizationId: 'testrest' })
+    // A pushed request the client authenticated for but that is refused: still the client's call.
+    const pushed = await form('/oauth2/v3/par', { response_type: 'code' }, { ...asBasic, 'x-correlationid': 'rl-par-1' })
+    expect(pushed.status, pushed.text).toBe(400)
+    expect(await one('rl-par-1')).toMatchObject({ path: '/oauth2/v3/par', status: 400, scheme: 'client_basic', keyId: 'sandbox-testrest-reporting', organizationId: 'testrest' })
+    // A client that does not authenticate is nobody's.
+    const refused = await form('/oauth2/v3/revoke', { token: 'x', client_id: MERCHANT_CLIENT.clientId, client_secret: 'not-the-secret' }, { 'x-correlationid': 'rl-revoke-2' })
+    expect(refused.status).toBe(401)
+    expect(await one('rl-revoke-2')).toMatchObject({ scheme: 'none', keyId: null, organizationId: null })
+    const text = JSON.stringify(await allRows())
+    for (const secret of secrets) expect(text, secret.slice(0, 6)).not.toContain(secret)
+  })
+})
+
 describe('retention', () => {
   it('prunes calls older than REQUEST_LOG_RETENTION_DAYS when housekeeping runs on the moved clock', async () => {
     await log().flush()

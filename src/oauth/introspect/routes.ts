@@ -1,6 +1,6 @@
 // POST /oauth2/v3/introspect (RFC 7662): a confidential client describes one of its own tokens.
 import type { App } from '../../platform/http/app.js'
-import { ENDPOINT_ERRORS, ENDPOINT_SCHEMA, JSON_TYPE, endpointScope } from '../endpoint.js'
+import { ENDPOINT_ERRORS, ENDPOINT_SCHEMA, JSON_TYPE, endpointScope, nameClientAsCaller } from '../endpoint.js'
 import { IntrospectRequest, IntrospectResponse } from './schemas.js'
 import type { IntrospectionService } from './service.js'
 
@@ -20,7 +20,7 @@ export async function introspectRoutes(app: App, deps: { introspection: Introspe
           response: { 200: IntrospectResponse, ...ENDPOINT_ERRORS },
         },
       },
-      async (request, reply) => reply.type(JSON_TYPE).send(await deps.introspection.introspect(request.body, request.headers.authorization, request.ip)),
+      async (request, reply) => reply.type(JSON_TYPE).send(await deps.introspection.introspect(request.body, request.headers.authorization, request.ip, nameClientAsCaller(request))),
     )
   })
 }

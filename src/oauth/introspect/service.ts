@@ -5,6 +5,7 @@ import type { Clock } from '../../platform/clock.js'
 import { sha256Hex } from '../../platform/crypto.js'
 import type { Db } from '../../platform/db/database.js'
 import type { AuthenticateClient } from '../clients/authenticate.js'
+import type { OAuthClient } from '../clients/service.js'
 import type { IntrospectRequest, IntrospectResponse } from './schemas.js'
 import { OAuthError } from '../errors.js'
 import * as repo from '../repository.js'
@@ -13,7 +14,7 @@ import { MAX_TOKEN_LENGTH, presentFields, tokenOf } from '../token-request.js'
 
 export interface IntrospectionService {
   /** POST /oauth2/v3/introspect: confidential clients only. */
-  introspect(body: IntrospectRequest | undefined, authorization: string | undefined, source: string | undefined): Promise<IntrospectResponse>
+  introspect(body: IntrospectRequest | undefined, authorization: string | undefined, source: string | undefined, authenticated?: (client: OAuthClient) => void): Promise<IntrospectResponse>
 }
 
 const seconds = (iso: string) => Math.floor(Date.parse(iso) / 1000)
@@ -21,9 +22,10 @@ const seconds = (iso: string) => Math.floor(Date.parse(iso) / 1000)
 export function createIntrospectionService(deps: { db: Pick<Db, 'kysely'>; clock: Clock; authenticateClient: AuthenticateClient }): IntrospectionService {
   const { db, clock, authenticateClient } = deps
   return {
-    async introspect(body, authorization, source) {
+    async introspect(body, authorization, source, authenticated) {
       const fields = presentFields(body)
       const { client, clientId } = await authenticateClient(fields, authorization, source)
+      authenticated?.(client)
       // A public client can be impersonated by anyone who read its client_id: it may not ask about tokens.
       if (!client.confidential) throw new OAuthError('invalid_client', 'token introspection is for confidential clients')
       const token = tokenOf(fields)

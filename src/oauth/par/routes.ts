@@ -1,7 +1,7 @@
 // POST /oauth2/v3/par (RFC 9126): a client pushes an authorization request and gets a single-use request_uri.
 import type { App } from '../../platform/http/app.js'
 import { requestUrlOf } from '../../platform/http/public-url.js'
-import { ENDPOINT_ERRORS, ENDPOINT_SCHEMA, JSON_TYPE, endpointScope } from '../endpoint.js'
+import { ENDPOINT_ERRORS, ENDPOINT_SCHEMA, JSON_TYPE, endpointScope, nameClientAsCaller } from '../endpoint.js'
 import { ParHeaders, ParRequest, ParResponse } from './schemas.js'
 import type { ParService } from './service.js'
 
@@ -26,7 +26,7 @@ export async function parRoutes(app: App, deps: { par: ParService; publicUrl: st
         },
       },
       async (request, reply) => {
-        const context = { source: request.ip, url: requestUrlOf(request, deps.publicUrl), dpop: request.headers['dpop'] }
+        const context = { source: request.ip, url: requestUrlOf(request, deps.publicUrl), dpop: request.headers['dpop'], authenticated: nameClientAsCaller(request) }
         return reply.code(201).type(JSON_TYPE).send(await deps.par.push(request.body, request.headers.authorization, context))
       },
     )

@@ -32,6 +32,8 @@ export interface ParContext {
   url: string
   /** The DPoP header, if any: it binds the code to its key (RFC 9449 10). */
   dpop?: string | string[]
+  /** Told of the client once it authenticated (the route names it as the request's caller, for the request log). */
+  authenticated?: (client: OAuthClient) => void
 }
 
 export interface ParService {
@@ -65,6 +67,7 @@ export function createParService(deps: { db: Pick<Db, 'kysely'>; clock: Clock; a
     async push(body, authorization, context) {
       const fields = presentFields(body)
       const { client } = await authenticateClient(fields, authorization, context.source)
+      context.authenticated?.(client)
       if (fields.request_uri !== undefined) throw new OAuthError('invalid_request', 'a pushed request may not carry request_uri')
       const params = readAuthorizeParams(fields)
       if (params.conflictingRedirect) throw new OAuthError('invalid_request', 'redirect_uri and redirect_url differ')

@@ -1,7 +1,7 @@
 // POST /oauth2/v3/revoke (RFC 7009): a client ends the grant of one of its own tokens.
 import { Type } from 'typebox'
 import type { App } from '../../platform/http/app.js'
-import { ENDPOINT_ERRORS, ENDPOINT_SCHEMA, endpointScope } from '../endpoint.js'
+import { ENDPOINT_ERRORS, ENDPOINT_SCHEMA, endpointScope, nameClientAsCaller } from '../endpoint.js'
 import { RevokeRequest } from './schemas.js'
 import type { RevocationService } from './service.js'
 
@@ -24,7 +24,7 @@ export async function revokeRoutes(app: App, deps: { revocation: RevocationServi
         },
       },
       async (request, reply) => {
-        await deps.revocation.revoke(request.body, request.headers.authorization, request.ip)
+        await deps.revocation.revoke(request.body, request.headers.authorization, request.ip, nameClientAsCaller(request))
         return reply.code(200).send(undefined as never)
       },
     )

@@ -1,14 +1,13 @@
 // POST /oauth2/v3/token, the token endpoint (JSON): a scope of its own, with its own form parser and RFC 6749 errors.
-import { setCaller } from '../../platform/http/caller.js'
 import { isPlainCorrelationId } from '../../platform/http/correlation.js'
 import type { App } from '../../platform/http/app.js'
 import { documentHeaders, type HeaderRules } from '../../platform/http/documented-headers.js'
 import { useErrorFamily } from '../../platform/http/error-family.js'
 import { requestUrlOf } from '../../platform/http/public-url.js'
+import { nameClientAsCaller } from '../endpoint.js'
 import { oauthTokenErrors } from '../errors.js'
 import { acceptFormsOnly } from '../form.js'
 import { CorrelationHeaders, TokenError, TokenRequest, TokenResponse } from './schemas.js'
-import type { OAuthClient } from '../clients/service.js'
 import type { TokenService } from './service.js'
 
 const tags = ['oauth']
@@ -68,10 +67,7 @@ async function tokenEndpoint(scope: App, tokens: TokenService, publicUrl: string
       },
     },
     async (request, reply) => {
-      // The request log's row names the client (its id, never its secret) and the organization it belongs to.
-      const basic = /^basic /i.test(request.headers.authorization ?? '')
-      const authenticated = (client: OAuthClient) => setCaller(request, { scheme: basic ? 'client_basic' : 'client_post', keyId: client.id, organizationId: client.organizationId })
-      const context = { source: request.ip, url: requestUrlOf(request, publicUrl), dpop: request.headers['dpop'], authenticated }
+      const context = { source: request.ip, url: requestUrlOf(request, publicUrl), dpop: request.headers['dpop'], authenticated: nameClientAsCaller(request) }
       return reply.type(TOKEN_CONTENT_TYPE).send(await tokens.token(request.body, request.headers.authorization, context))
     },
   )
