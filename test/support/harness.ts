@@ -90,11 +90,6 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
     OAUTH_SIGN_IN_PER_CLIENT_PER_MINUTE: '100000',
     OAUTH_CLIENT_CALLS_PER_CLIENT_PER_MINUTE: '100000',
     MERCHANT_API_RATE_LIMIT_PER_MINUTE: '100000',
-    // The server and the test's client share one event loop: when a test holds it past the keep-alive timeout (a
-    // second app starting, a long synchronous loop), the server's timer and the client's fire in the same turn, and a
-    // request sent on the connection the server just closed fails with ECONNRESET (seen in CI, at random). Idle test
-    // connections are closed when the app closes; the keep-alive tests set their own.
-    KEEP_ALIVE_TIMEOUT_MS: '600000',
   }
   // The request log (on by default in sandbox mode) only where a test asks for it: its thread and its timer on the
   // fake clock are then the test's to expect. Servers the tests start as processes run with the real default.
