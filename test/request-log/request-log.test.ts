@@ -76,7 +76,9 @@ describe('recording', () => {
     const bearer = await t.call('GET', SUBSCRIPTIONS, { headers: { authorization: `Bearer ${issued.json.access_token}`, 'x-svc-key': undefined, 'x-correlationid': 'rl-bearer-1' } })
     expect(bearer.status, bearer.text).toBe(200)
     expect(await one('rl-bearer-1')).toMatchObject({ scheme: 'oauth', keyId: 'sandbox-testrest-reporting', organizationId: 'testrest' })
-    // The secret in the form; and a wrong secret, whose client is not known.
+    // The secret in the form; and a wrong secret, whose client is not known. A second later: a call's time is its
+    // end less its duration, so on a clock that stands still a slower second call would sort as the older.
+    t.clock.advance(1_000)
     const posted = await token(t, { grant_type: 'client_credentials', scope: 'reporting', client_id: MERCHANT_CLIENT.clientId, client_secret: MERCHANT_CLIENT.secret }, { 'x-correlationid': 'rl-token-2' })
     expect(posted.status, posted.text).toBe(200)
     secrets.push(posted.json.access_token)
