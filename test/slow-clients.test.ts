@@ -1,6 +1,8 @@
 // Slow clients are cut off on time and answered in the contract where a request was read: a real server with
 // short limits (headers 1 s, whole request 3 s, keep-alive 1 s, bodies at least 20 bytes a second over 1 s),
 // slow clients over raw sockets. Real time, so few cases, each a few seconds at most.
+import { once } from 'node:events'
+import { connect } from 'node:net'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { startTestApp, type TestApp } from './support/harness.js'
 import { rawExchange, rawRequest, sleep, trickle } from './support/raw-http.js'
@@ -96,5 +98,26 @@ describe('connections', () => {
     expect(extra.closed).toBe(true)
     expect(extra.text).toBe('')
     for (const res of await Promise.all(held)) expect(res.status).toBe(200)
+  })
+})
+
+describe('the test harness', () => {
+  // Its apps keep idle connections ten minutes (harness.ts: a test's client and server share one event loop), so a
+  // connection a test leaves in the middle of a request must not hold the suite's afterAll until a server timeout.
+  it('close() ends a connection left in the middle of a request instead of waiting for it', async () => {
+    const other = await startTestApp({ env: { BODY_MIN_BYTES_PER_SECOND: '0', HEADERS_TIMEOUT_MS: '60000', REQUEST_TIMEOUT_MS: '600000' } })
+    const socket = connect(Number(new URL(other.baseUrl).port), '127.0.0.1')
+    await once(socket, 'connect')
+    // Read (and drop) what comes, so that the server's end of the connection is seen.
+    socket.resume()
+    const closed = once(socket, 'close')
+    // The headers whole (the server has begun the request, so the connection is not idle), the body a tenth sent.
+    socket.write(`POST /v2/auth?v=1 HTTP/1.1\r\nHost: x\r\nx-svc-key: ${KEY}\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{"loginReq`)
+    await sleep(200)
+    expect(socket.destroyed).toBe(false)
+    // Without the harness's closeAllConnections this waits for the request timeout, ten minutes, past the test's own.
+    await other.close()
+    await closed
+    expect(socket.destroyed).toBe(true)
   })
 })

@@ -90,6 +90,11 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
     OAUTH_SIGN_IN_PER_CLIENT_PER_MINUTE: '100000',
     OAUTH_CLIENT_CALLS_PER_CLIENT_PER_MINUTE: '100000',
     MERCHANT_API_RATE_LIMIT_PER_MINUTE: '100000',
+    // The server and the test's client share one event loop: when something holds it past the server's keep-alive
+    // timeout (a second app starting in a beforeAll), the server's timer can close an idle connection in the same turn
+    // the client sends its next request on it, which then fails with ECONNRESET (seen in CI, at random). The client
+    // closes its own idle connections sooner; close() below ends whatever is left. The keep-alive tests set their own.
+    KEEP_ALIVE_TIMEOUT_MS: '600000',
   }
   // The request log (on by default in sandbox mode) only where a test asks for it: its thread and its timer on the
   // fake clock are then the test's to expect. Servers the tests start as processes run with the real default.
@@ -127,7 +132,11 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
     routes,
     call: (method, path, callOptions) => call(baseUrl, sandboxKey, method, path, callOptions),
     async close() {
-      await app.close()
+      const closing = app.close()
+      // Fastify's close ends idle connections and waits for the others: one a test left mid-answer (a download whose
+      // body it never read) would now hold it for the ten minutes above.
+      app.server.closeAllConnections()
+      await closing
       await db.close()
       await database.drop()
     },
