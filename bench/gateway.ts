@@ -40,7 +40,7 @@ const RATE = process.env['BENCH_RATE'] === undefined ? undefined : Number(proces
 /**
  * BENCH_TOGETHER=1 drives both servers at once, each with its own 50 connections (at BENCH_RATE each, if set): a slow
  * spell of the shared machine (rounds a few seconds apart differed by a third, the same build against itself) then
- * falls on both, and the two share the cores evenly, so their throughputs compare what each needs per request.
+ * falls on both. Compare their CPU per request: their throughputs are both bounded by this one load generator.
  */
 const TOGETHER = process.env['BENCH_TOGETHER'] === '1'
 /** BENCH_VERBOSE=1 prints every round, to see the spread behind the medians. */
