@@ -65,11 +65,23 @@ const PG_URL = process.env['BENCH_PG_URL']
 // Each database in a process of its own (this script again, BENCH_TARGET naming it).
 if (process.env['BENCH_TARGET'] === undefined && PG_URL) {
   await onEachDatabase(import.meta.url, PG_URL, async () => undefined)
+  if (LOG_DIR) rmSync(LOG_DIR, { recursive: true, force: true })
   process.exit()
 }
 const TARGET = process.env['BENCH_TARGET'] ?? 'sqlite'
 const database = await freshDatabase(TARGET, 'gateway', PG_URL)
 const DATABASE_URL = database.url
+/**
+ * Every server started: those a failed run leaves behind (a start-up that failed, before the `finally` below) are
+ * ended when this script exits, and its log and SQLite file removed (a PostgreSQL database is dropped by the `finally`
+ * only: nothing asynchronous runs at exit).
+ */
+const children: ChildProcess[] = []
+process.on('exit', () => {
+  for (const child of children) if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM')
+  if (LOG_DIR) rmSync(LOG_DIR, { recursive: true, force: true })
+  if (TARGET === 'sqlite') void database.drop()
+})
 
 /** `finapi serve` from the compiled build with npm start's defaults, its log lines (one per request) to a file. */
 interface Server {
@@ -83,6 +95,7 @@ async function startFinapi(extra: Record<string, string> = {}): Promise<Server> 
   // BENCH_PROFILE=<dir>: a CPU profile of finapi's whole run (node --cpu-prof), written when it stops.
   const profile = process.env['BENCH_PROFILE'] ? ['--cpu-prof', '--cpu-prof-dir', process.env['BENCH_PROFILE']] : []
   const child = spawn(process.execPath, [...profile, BIN, 'serve'], { env, stdio: ['ignore', openSync(LOG, 'a'), 'inherit'] })
+  children.push(child)
   const url = `http://127.0.0.1:${port}`
   for (;;) {
     const ready = await request(`${url}/health/ready`).then((r) => (r.body.dump(), r.statusCode === 200), () => false)
@@ -95,6 +108,7 @@ async function startFinapi(extra: Record<string, string> = {}): Promise<Server> 
 function start(mode: 'raw', env: Record<string, string> = {}): Promise<Server> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, ['--import', 'tsx', SERVER, mode], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'inherit'] })
+    children.push(child)
     child.stdout!.on('data', (d: Buffer) => {
       const port = /PORT (\d+)/.exec(d.toString())?.[1]
       if (port) resolve({ child, url: `http://127.0.0.1:${port}` })
