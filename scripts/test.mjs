@@ -49,18 +49,23 @@ async function vitest(label, env) {
   const dir = mkdtempSync(join(tmpdir(), 'finapi-report-'))
   const report = join(dir, 'report.json')
   const errors = join(dir, 'unhandled.ndjson')
-  const ok = await step(`tests on ${label}`, 'npx', ['vitest', 'run', '--reporter=default', '--reporter=json', `--outputFile.json=${report}`], { ...env, FINAPI_UNHANDLED_LOG: errors })
-  if (existsSync(errors)) for (const line of readFileSync(errors, 'utf8').split('\n').filter(Boolean)) unhandled.push({ label, ...JSON.parse(line) })
-  if (existsSync(report)) {
-    const r = JSON.parse(readFileSync(report, 'utf8'))
-    totals.passed += r.numPassedTests
-    totals.failed += r.numFailedTests + (r.numTotalTestSuites > 0 && r.numTotalTests === 0 ? 1 : 0)
-    totals.skipped += r.numPendingTests + r.numTodoTests
-    if (r.numTotalTests === 0) console.error(`✗ no tests ran on ${label}`)
-    return ok && r.numTotalTests > 0
+  try {
+    const ok = await step(`tests on ${label}`, 'npx', ['vitest', 'run', '--reporter=default', '--reporter=json', `--outputFile.json=${report}`], { ...env, FINAPI_UNHANDLED_LOG: errors })
+    if (existsSync(errors)) for (const line of readFileSync(errors, 'utf8').split('\n').filter(Boolean)) unhandled.push({ label, ...JSON.parse(line) })
+    if (existsSync(report)) {
+      const r = JSON.parse(readFileSync(report, 'utf8'))
+      totals.passed += r.numPassedTests
+      totals.failed += r.numFailedTests + (r.numTotalTestSuites > 0 && r.numTotalTests === 0 ? 1 : 0)
+      totals.skipped += r.numPendingTests + r.numTodoTests
+      if (r.numTotalTests === 0) console.error(`✗ no tests ran on ${label}`)
+      return ok && r.numTotalTests > 0
+    }
+    totals.failed += 1
+    return false
+  } finally {
+    // The report and the unhandled errors are read above; a run left one folder behind per pass before.
+    rmSync(dir, { recursive: true, force: true })
   }
-  totals.failed += 1
-  return false
 }
 
 function findPgBin() {
