@@ -9,11 +9,8 @@
 //               second for BENCH_SECONDS; the receiver measures each notification's eventDate to its first arrival.
 import { spawn, type ChildProcess } from 'node:child_process'
 import { createHash, createHmac, randomBytes, randomUUID } from 'node:crypto'
-import { mkdtempSync, openSync, rmSync } from 'node:fs'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
+import { openSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
-import pg from 'pg'
 import { Agent, request } from 'undici'
 import { prepareDatabase } from '../src/bootstrap.js'
 import { loadConfig } from '../src/config.js'
@@ -25,6 +22,7 @@ import { createServices } from '../src/services.js'
 import { cpuSeconds } from './cpu.js'
 import { freePort } from './free-port.js'
 import { startReceiver } from './receiver.js'
+import { freshDatabase } from './volume.js'
 
 const EVENTS = Number(process.env['BENCH_EVENTS'] ?? 5_000)
 const RATE = Number(process.env['BENCH_RATE'] ?? 100)
@@ -180,25 +178,12 @@ async function measure(name: string, databaseUrl: string): Promise<void> {
 }
 
 console.log(`\n${EVENTS} deliveries to one subscription, a receiver in its own process on 127.0.0.1; latency at ${RATE} events/s for ${SECONDS} s`)
-// The database goes with its folder (a few hundred MB a run), as the PostgreSQL one is dropped.
-const sqliteDir = mkdtempSync(join(tmpdir(), 'finapi-bench-'))
-try {
-  await measure('SQLite', `sqlite:${join(sqliteDir, 'bench.db')}`)
-} finally {
-  rmSync(sqliteDir, { recursive: true, force: true })
-}
-if (PG_URL) {
-  const name = `bench_wh_${randomBytes(4).toString('hex')}`
-  const admin = new pg.Client({ connectionString: PG_URL })
-  await admin.connect()
-  await admin.query(`CREATE DATABASE ${name}`)
-  const url = new URL(PG_URL)
-  url.pathname = `/${name}`
+// Each on a fresh database, dropped after (SQLite's folder is a few hundred MB a run).
+for (const [label, dialect] of [['SQLite', 'sqlite'], ...(PG_URL ? [['PostgreSQL', 'postgres']] : [])] as const) {
+  const database = await freshDatabase(dialect, 'webhooks', PG_URL)
   try {
-    await measure('PostgreSQL', url.toString())
+    await measure(label, database.url)
   } finally {
-    await pause(500)
-    await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`)
-    await admin.end()
+    await database.drop()
   }
 }
