@@ -27,7 +27,7 @@ void sameShape
 /** The body's array of each section, in the reference's order. */
 const ARRAYS = ['requestDetails', 'settlements', 'authorizations', 'feeAndFundingDetails', 'others', 'settlementStatuses'] as const
 const NEWLINE = 0x0a
-const COMMA = Buffer.from(',')
+const [COMMA, CLOSE_BRACKET, CLOSE_BRACE] = [0x2c, 0x5d, 0x7d]
 
 /** A stored row's section lines, as slices of its bytes (no copy). */
 function lines(row: Buffer): Buffer[] {
@@ -43,29 +43,57 @@ function lines(row: Buffer): Buffer[] {
 }
 
 /**
- * The JSON body of a page from the rows' stored bytes, put side by side without being decoded; past the end (no
- * rows) the paging fields alone. The query's groupName goes at the end of each requestDetails entry.
+ * The JSON body of a page from the rows' stored bytes, copied side by side into one buffer without being decoded;
+ * past the end (no rows) the paging fields alone. The query's groupName goes at the end of each requestDetails entry.
+ * Two passes, the first finding each section's bounds and the body's length, so that a 2,000-row page is one
+ * allocation and one copy per section (slicing every line into a Buffer and concatenating them took about 9 ms of a
+ * first-time page's 18, and a part of its collections).
  */
 export function detailsJson(stored: readonly Buffer[], ctx: DetailContext): Buffer {
   const head = `{"offset":${ctx.offset},"limit":${ctx.limit},"pageResults":${stored.length}`
   if (stored.length === 0) return Buffer.from(`${head}}`)
-  const lists: Buffer[][] = SECTIONS.map(() => [])
+  const count = SECTIONS.length
   const group = ctx.groupName === undefined ? undefined : Buffer.from(`,"groupName":${JSON.stringify(ctx.groupName)}}`)
-  for (const row of stored) {
-    const sections = lines(row)
-    for (let i = 0; i < SECTIONS.length; i++) {
-      const line = sections[i]!
-      if (line.length === 0) continue
-      const list = lists[i]!
-      if (list.length > 0) list.push(COMMA)
-      if (i === 0 && group) list.push(line.subarray(0, -1), group)
-      else list.push(line)
+  // Section i of row r is bytes [starts[r * count + i], ends[…]) of that row: its line, without the line break.
+  const starts = new Int32Array(stored.length * count)
+  const ends = new Int32Array(stored.length * count)
+  const openers = ARRAYS.map((name) => `,"${name}":[`)
+  let length = Buffer.byteLength(head) + 1
+  for (let i = 0; i < count; i++) length += openers[i]!.length + 1
+  const present = new Array<number>(count).fill(0)
+  stored.forEach((row, r) => {
+    let start = 0
+    for (let i = 0; i < count; i++) {
+      const end = i < count - 1 ? row.indexOf(NEWLINE, start) : row.length
+      if (end < 0) throw new Error(`a stored detail row has ${i + 1} sections, not ${count}`)
+      starts[r * count + i] = start
+      ends[r * count + i] = end
+      if (end > start) {
+        // The line, a comma before all but the first, and the group in place of the request's closing brace.
+        length += end - start + (present[i]! > 0 ? 1 : 0) + (i === 0 && group ? group.length - 1 : 0)
+        present[i]!++
+      }
+      start = end + 1
     }
+  })
+  const body = Buffer.allocUnsafe(length)
+  let at = body.write(head, 0)
+  for (let i = 0; i < count; i++) {
+    at += body.write(openers[i]!, at)
+    let first = true
+    for (let r = 0; r < stored.length; r++) {
+      const [start, end] = [starts[r * count + i]!, ends[r * count + i]!]
+      if (end === start) continue
+      if (!first) body[at++] = COMMA
+      first = false
+      if (i === 0 && group) at += stored[r]!.copy(body, at, start, end - 1) + group.copy(body, at + end - 1 - start)
+      else at += stored[r]!.copy(body, at, start, end)
+    }
+    body[at++] = CLOSE_BRACKET
   }
-  const parts: Buffer[] = [Buffer.from(head)]
-  ARRAYS.forEach((name, i) => parts.push(Buffer.from(`,"${name}":[`), ...lists[i]!, Buffer.from(']')))
-  parts.push(Buffer.from('}'))
-  return Buffer.concat(parts)
+  body[at++] = CLOSE_BRACE
+  if (at !== length) throw new Error(`a details page measured ${length} bytes and wrote ${at}`)
+  return body
 }
 
 /** The sections of a stored row, read back. */

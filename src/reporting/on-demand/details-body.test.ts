@@ -1,0 +1,42 @@
+import { describe, expect, it } from 'vitest'
+import { renderSections, type DetailSections } from '../transactions/details.js'
+import { detailsJson } from './details-body.js'
+
+// Rows as the store writes them (renderSections), some sections missing, some text outside ASCII.
+function row(n: number): Buffer {
+  const sections: DetailSections = {
+    request: { requestId: `r${n}`, cybersourceMerchantId: 'testrest', merchantReferenceNumber: n % 3 ? `ref-${n}` : 'Zoë “quoted” €' },
+    ...(n % 2 ? { settlement: { transactionType: 'ics_bill', amount: `${n}.05`, currencyCode: 'EUR' } as DetailSections['settlement'] } : {}),
+    ...(n % 5 ? {} : { other: { firstName: 'Åsa', lastName: 'Öberg' } as DetailSections['other'] }),
+  }
+  return Buffer.from(renderSections(sections))
+}
+
+/** The same body made the slow way: every section parsed and the whole page serialized. */
+function reference(rows: Buffer[], ctx: { offset: number; limit: number; groupName: string | undefined }): string {
+  const names = ['requestDetails', 'settlements', 'authorizations', 'feeAndFundingDetails', 'others', 'settlementStatuses']
+  const body: Record<string, unknown> = { offset: ctx.offset, limit: ctx.limit, pageResults: rows.length }
+  names.forEach((name, i) => {
+    body[name] = rows
+      .map((r) => r.toString('utf8').split('\n')[i]!)
+      .filter((line) => line !== '')
+      .map((line) => (i === 0 && ctx.groupName !== undefined ? { ...JSON.parse(line), groupName: ctx.groupName } : JSON.parse(line)))
+  })
+  return JSON.stringify(body)
+}
+
+describe('a purchase and refund details page put together from the stored rows', () => {
+  it('is the JSON of every section, in order, with and without a group name', () => {
+    const rows = Array.from({ length: 61 }, (_, n) => row(n))
+    for (const groupName of [undefined, 'Gruppe “Süd”']) {
+      const ctx = { organizationId: 'testrest', groupName, offset: 40, limit: 2000 }
+      const body = detailsJson(rows, ctx)
+      expect(body.toString('utf8')).toBe(reference(rows, ctx))
+    }
+  })
+
+  it('holds only the paging fields past the end, and refuses a row with a section missing', () => {
+    expect(detailsJson([], { organizationId: 'testrest', groupName: undefined, offset: 9, limit: 5 }).toString()).toBe('{"offset":9,"limit":5,"pageResults":0}')
+    expect(() => detailsJson([Buffer.from('{"requestId":"x"}\n\n')], { organizationId: 'testrest', groupName: undefined, offset: 0, limit: 5 })).toThrow(/3 sections, not 6/)
+  })
+})
