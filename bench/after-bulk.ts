@@ -6,9 +6,10 @@
 // both at once, BENCH_ROUNDS times (default 4), most of it refused by the throttle at npm start's defaults
 // (BENCH_THROTTLE=raised lifts it); it prints each one's CPU per request (the process, and its main thread
 // alone), their ratio, and V8's collections over the measured seconds (node's --trace-gc, in each server's log).
-// A ratio near 1 is the goal. BENCH_NODE_ARGS is given to both servers' node (`--allocation-site-pretenuring` gives
-// back V8's default, which `finapi serve` turns off: the ratio was 1.4-1.6 with it). On SQLite; with BENCH_PG_URL on
-// a fresh PostgreSQL database after.
+// A ratio near 1, and neither server with young pauses of several milliseconds or a full collection a second, is the
+// goal. BENCH_NODE_ARGS is given to both servers' node (`--allocation-site-pretenuring` gives back V8's default, which
+// `finapi serve` turns off: with it, one server of the two went that way in two runs of four, 1.32 and 0.85). On
+// SQLite; with BENCH_PG_URL on a fresh PostgreSQL database after.
 import { spawn, type ChildProcess } from 'node:child_process'
 import { mkdtempSync, openSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'

@@ -31,11 +31,12 @@ const HEAP_GROWING_PERCENT = 50
  * V8's flags the server sets for itself (each unless the command line names it), so that no user needs to know them.
  * `--no-allocation-site-pretenuring`: V8 watches which allocation sites' objects survive young collections and, past
  * a threshold, allocates that site's objects in the old generation from then on. Bulk work (the sandbox's data
- * generated at start-up, a report's pages, an import) makes the sites it shares with request handling (query
- * building, rows, arrays) look long-lived, and the decision outlives it: after a fresh `npm start` every request's
- * short-lived objects went straight to the old generation, each young collection took 5-8 ms instead of under 1 (it
- * scans the old objects that point into the young generation) and full collections ran every second, for 1.4-1.6
- * times the CPU per account read of the same server restarted on the same data. Without it, both are the same.
+ * generated at start-up, a report's pages, an import) can make sites it shares with request handling look
+ * long-lived, and the decision outlives it. In some runs of a fresh `npm start` (once of a restarted one), requests'
+ * short-lived objects then went to the old generation: each young collection took 5-9 ms instead of under 1 (it scans
+ * the old objects that point into the young generation), a full collection ran about every second, and an account
+ * read cost 1.3-1.6 times the CPU of the same read on a server started again on the same data. With it off, no run
+ * did (bench/after-bulk.ts; docs/benchmarks.md).
  */
 const V8_FLAGS = [`--heap-growing-percent=${HEAP_GROWING_PERCENT}`, '--no-allocation-site-pretenuring']
 
