@@ -6,8 +6,11 @@ import { detailsJson } from './details-body.js'
 function row(n: number): Buffer {
   const sections: DetailSections = {
     request: { requestId: `r${n}`, cybersourceMerchantId: 'testrest', merchantReferenceNumber: n % 3 ? `ref-${n}` : 'Zoë “quoted” €' },
-    ...(n % 2 ? { settlement: { transactionType: 'ics_bill', amount: `${n}.05`, currencyCode: 'EUR' } as DetailSections['settlement'] } : {}),
-    ...(n % 5 ? {} : { other: { firstName: 'Åsa', lastName: 'Öberg' } as DetailSections['other'] }),
+    settlement: n % 2 ? ({ transactionType: 'ics_bill', amount: `${n}.05`, currencyCode: 'EUR' } as DetailSections['settlement']) : undefined,
+    authorization: undefined,
+    feeAndFunding: undefined,
+    other: n % 5 ? undefined : ({ firstName: 'Åsa', lastName: 'Öberg' } as DetailSections['other']),
+    settlementStatus: undefined,
   }
   return Buffer.from(renderSections(sections))
 }
