@@ -7,7 +7,7 @@
 // SQLite always; PostgreSQL too with BENCH_PG_URL (e.g. postgres://postgres@127.0.0.1:55432/postgres), each in a
 // process of its own. BENCH_PAGES=overview,reports measures only the pages whose path contains one of the texts.
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process'
-import { mkdtempSync, openSync } from 'node:fs'
+import { mkdtempSync, openSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
@@ -83,13 +83,15 @@ async function timed(url: string, path: string, cookie: string): Promise<number>
 async function run(dialect: string) {
   const database = await freshDatabase(dialect, 'console', PG_URL)
   let server: ChildProcess | undefined
+  // The server's log, a file as a deployment's, in a folder of its own removed at the end.
+  const logDir = mkdtempSync(join(tmpdir(), 'finapi-bench-console-log-'))
   try {
     const db = openDatabase(database.url)
     await migrate(db)
     await storeVolume(db, dialect, ROWS)
     await db.close()
     const port = await freePort()
-    const log = join(mkdtempSync(join(tmpdir(), 'finapi-bench-console-log-')), 'finapi.log')
+    const log = join(logDir, 'finapi.log')
     // The request log on (off by default), so that its page has calls to show: the benchmark's own.
     const env = { PATH: process.env['PATH'] ?? '', PORT: String(port), DATABASE_URL: database.url, REQUEST_LOG: 'on' }
     server = spawn(process.execPath, [BIN, 'serve'], { env, stdio: ['ignore', openSync(log, 'a'), 'inherit'] })
@@ -115,6 +117,7 @@ async function run(dialect: string) {
   } finally {
     server?.kill('SIGTERM')
     await new Promise((r) => setTimeout(r, 300))
+    rmSync(logDir, { recursive: true, force: true })
     await database.drop()
   }
 }

@@ -15,7 +15,7 @@
 // process of its own. The machine is shared: quote the ratios next to the figures.
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process'
 import { createHmac } from 'node:crypto'
-import { mkdtempSync, openSync, writeFileSync } from 'node:fs'
+import { mkdtempSync, openSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
@@ -102,6 +102,8 @@ async function seek(db: Db, offset: number, from: string, to: string): Promise<{
 async function run(dialect: string) {
   const database = await freshDatabase(dialect, 'od', PG_URL)
   const children: ChildProcess[] = []
+  /** Temporary folders this run made (the raw server's bodies, a few MB each), removed at its end. */
+  const folders: string[] = []
   try {
     const db = openDatabase(database.url)
     await migrate(db)
@@ -161,7 +163,9 @@ async function run(dialect: string) {
     const targets = [page(offsets[1]![1]), funding]
     const bodies: Record<string, string> = {}
     for (const path of targets) bodies[path] = (await get(url, path)).body
-    const file = join(mkdtempSync(join(tmpdir(), 'finapi-bench-raw-')), 'bodies.json')
+    const bodiesDir = mkdtempSync(join(tmpdir(), 'finapi-bench-raw-'))
+    folders.push(bodiesDir)
+    const file = join(bodiesDir, 'bodies.json')
     writeFileSync(file, JSON.stringify(bodies))
     const raw = await new Promise<{ child: ChildProcess; url: string }>((resolve, reject) => {
       const child = spawn(process.execPath, ['--import', 'tsx', RAW, 'raw'], { env: { ...process.env, RAW_BODIES_FILE: file }, stdio: ['ignore', 'pipe', 'inherit'] })
@@ -184,6 +188,7 @@ async function run(dialect: string) {
   } finally {
     for (const child of children) child.kill('SIGTERM')
     await new Promise((r) => setTimeout(r, 300))
+    for (const folder of folders) rmSync(folder, { recursive: true, force: true })
     await database.drop()
   }
 }
