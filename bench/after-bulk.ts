@@ -18,7 +18,7 @@ import { fileURLToPath } from 'node:url'
 import autocannon from 'autocannon'
 import { cpuSeconds, mainThreadCpuSeconds, settled } from './cpu.js'
 import { freePort } from './free-port.js'
-import { freshDatabase, onEachDatabase, waitFor } from './volume.js'
+import { freshDatabase, onEachDatabase, percentile, waitFor } from './volume.js'
 
 const BIN = fileURLToPath(new URL('../bin/finapi.js', import.meta.url))
 const SECONDS = Number(process.env['BENCH_SECONDS'] ?? 5)
@@ -39,10 +39,12 @@ await onEachDatabase(import.meta.url, PG_URL, async (target) => {
   const database = await freshDatabase(target, 'after_bulk', PG_URL)
   const logs = mkdtempSync(join(tmpdir(), 'finapi-bench-log-'))
   const servers: Server[] = []
-  // A run that fails half-way still ends its servers and removes its log folder (and SQLite file).
+  // A run that fails half-way still ends its servers and removes its log folder and SQLite file (a PostgreSQL
+  // database only in the `finally` below: nothing asynchronous runs at exit).
   process.on('exit', () => {
     for (const { child } of servers) if (child.exitCode === null) child.kill('SIGTERM')
     rmSync(logs, { recursive: true, force: true })
+    if (target === 'sqlite') void database.drop()
   })
   const start = async (name: string): Promise<Server> => {
     const port = await freePort()
@@ -63,10 +65,9 @@ await onEachDatabase(import.meta.url, PG_URL, async (target) => {
     const bulk = await start('generated the data')
     const quiet = await start('restarted on it')
     const gcLines = (s: Server) => readFileSync(s.log, 'utf8').split('\n').filter((l) => l.includes(' ms: '))
-    const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? NaN
+    const median = (xs: number[]) => percentile(xs, 50)
     console.log(`\n${target}: any-string GET /v2/accounts, ${RATE} requests a second to each, both at once, ${SECONDS} s after 2 s of warm-up${NODE_ARGS.length ? `, node ${NODE_ARGS.join(' ')}` : ''}`)
-    const rows: Record<string, { cpu: number[]; main: number[]; scavengeMs: number[]; scavenges: number; fullGcs: number; rss: number }> = {}
-    const refused: Record<string, number> = {}
+    const rows: Record<string, { cpu: number[]; main: number[]; scavengeMs: number[]; scavenges: number; fullGcs: number; refused: number; rss: number }> = {}
     for (let round = 0; round < ROUNDS; round++) {
       const order = round % 2 ? [quiet, bulk] : [bulk, quiet]
       const drive = (s: Server, duration: number) => autocannon({ url: `${s.url}/v2/accounts?v=1`, connections: 50, duration, headers: HEADERS, overallRate: RATE })
@@ -74,13 +75,13 @@ await onEachDatabase(import.meta.url, PG_URL, async (target) => {
       const before = order.map((s) => ({ cpu: cpuSeconds(s.child.pid), main: mainThreadCpuSeconds(s.child.pid), gc: gcLines(s).length }))
       const results = await Promise.all(order.map((s) => drive(s, SECONDS)))
       order.forEach((s, i) => {
-        const { requests, errors } = results[i]!
+        const { requests, errors, non2xx } = results[i]!
         if (errors) throw new Error(`${s.name}: ${errors} errors`)
         const total = requests.total
-        refused[s.name] = (refused[s.name] ?? 0) + results[i]!.non2xx
         const gc = gcLines(s).slice(before[i]!.gc)
         const scavenges = gc.filter((l) => l.includes('Scavenge'))
-        const row = (rows[s.name] ??= { cpu: [], main: [], scavengeMs: [], scavenges: 0, fullGcs: 0, rss: 0 })
+        const row = (rows[s.name] ??= { cpu: [], main: [], scavengeMs: [], scavenges: 0, fullGcs: 0, refused: 0, rss: 0 })
+        row.refused += non2xx
         row.cpu.push(((cpuSeconds(s.child.pid) - before[i]!.cpu) * 1e6) / total)
         row.main.push(((mainThreadCpuSeconds(s.child.pid) - before[i]!.main) * 1e6) / total)
         // "Scavenge 59.5 (96.8) -> 54.7 (96.8) MB, 8.35 / 0.01 ms": the pause is the first figure after "MB,".
@@ -92,7 +93,7 @@ await onEachDatabase(import.meta.url, PG_URL, async (target) => {
     }
     const [b, q] = [rows[bulk.name]!, rows[quiet.name]!]
     for (const [name, r] of Object.entries(rows)) {
-      console.log(`  ${name.padEnd(20)} CPU µs/request ${median(r.cpu).toFixed(0)} (main thread ${median(r.main).toFixed(0)}); young collections ${r.scavenges}, median pause ${median(r.scavengeMs).toFixed(2)} ms; full collections ${r.fullGcs}; RSS ${r.rss.toFixed(0)} MB; refused ${refused[name]}`)
+      console.log(`  ${name.padEnd(20)} CPU µs/request ${median(r.cpu).toFixed(0)} (main thread ${median(r.main).toFixed(0)}); young collections ${r.scavenges}, median pause ${median(r.scavengeMs).toFixed(2)} ms; full collections ${r.fullGcs}; RSS ${r.rss.toFixed(0)} MB; refused ${r.refused}`)
     }
     const ratios = b.cpu.map((x, i) => x / q.cpu[i]!)
     const mainRatios = b.main.map((x, i) => x / q.main[i]!)

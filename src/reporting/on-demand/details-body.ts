@@ -82,7 +82,8 @@ export function detailsJson(stored: readonly Buffer[], ctx: DetailContext): Buff
     at += body.write(openers[i]!, at)
     let first = true
     for (let r = 0; r < stored.length; r++) {
-      const [start, end] = [starts[r * count + i]!, ends[r * count + i]!]
+      const start = starts[r * count + i]!
+      const end = ends[r * count + i]!
       if (end === start) continue
       if (!first) body[at++] = COMMA
       first = false
