@@ -2,7 +2,7 @@
 // and no secret: a port in use, PostgreSQL unreachable or refusing, a file or an unwritable directory where the
 // SQLite database should go, a malformed setting holding a password.
 import { spawn } from 'node:child_process'
-import { chmodSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs'
+import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { createServer, type Server } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -19,7 +19,10 @@ beforeAll(async () => {
   await new Promise<void>((resolve) => busy.listen(0, '127.0.0.1', resolve))
   busyPort = (busy.address() as { port: number }).port
 })
-afterAll(() => new Promise<void>((resolve) => busy.close(() => resolve())))
+afterAll(async () => {
+  await new Promise<void>((resolve) => busy.close(() => resolve()))
+  rmSync(dir, { recursive: true, force: true })
+})
 
 function expectOneLine(run: Finished, setting: string, ...secrets: string[]): string {
   expect(run.code).toBe(1)

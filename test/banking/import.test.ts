@@ -1,6 +1,6 @@
 // `finapi import` through the real command: a generated 10,000-customer file loads; a file with one bad record
 // loads nothing and names the record and field; the shipped example and JSON Schema stay in step with the code.
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
@@ -28,6 +28,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await db.close()
   await database.drop()
+  rmSync(dir, { recursive: true, force: true })
 })
 
 const SEEDED_ID = 'SEEDED-1'

@@ -2,7 +2,7 @@
 // text a spreadsheet would run (`=HYPERLINK(…)`, `@SUM(…)`, `+cmd`, `-2+3`, a leading tab) reach a report file and
 // the on-demand CSV with a leading `'`, plain numbers (`-12.50`) stay as they are, and every value is recovered
 // from its cell by removing that one `'`. XML and JSON carry the text as it is.
-import { mkdtempSync, writeFileSync } from 'node:fs'
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -24,9 +24,10 @@ const NAMES: [first: string, last: string, firstCell: string, lastCell: string][
 ]
 
 let t: TestApp
+let dir: string
 beforeAll(async () => {
   t = await startTestApp({ clock: new FakeClock(new Date('2026-02-01T00:00:00Z')) })
-  const dir = mkdtempSync(join(tmpdir(), 'finapi-csv-formulas-'))
+  dir = mkdtempSync(join(tmpdir(), 'finapi-csv-formulas-'))
   const path = join(dir, 'hostile.ndjson')
   const lines = NAMES.map(([FirstName, LastName], i) => {
     const at = `2020-04-01T1${i}:00:00.000Z`
@@ -38,7 +39,10 @@ beforeAll(async () => {
   expect(res.stderr).toBe('')
   expect(res.stdout).toContain(`Imported ${NAMES.length} transactions`)
 })
-afterAll(() => t.close())
+afterAll(async () => {
+  await t.close()
+  rmSync(dir, { recursive: true, force: true })
+})
 
 /** A CSV body's records after its header, as cells (no cell here holds a line break). */
 const records = (text: string) => text.trimEnd().split('\r\n').slice(1).map(parseCsvLine)

@@ -3,11 +3,11 @@
 // sandbox's first start leave the tables they filled analyzed. On PostgreSQL a table filled in bulk has no
 // statistics until autovacuum gets round to it (`last_autoanalyze`; this checks `last_analyze`, which only an
 // explicit ANALYZE sets), and the first report planned for an empty table took 40-47 s instead of about 6 s.
-import { mkdtempSync, writeFileSync } from 'node:fs'
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { sql } from 'kysely'
-import { describe, expect, it } from 'vitest'
+import { describe, expect, it, onTestFinished } from 'vitest'
 import { openDatabase } from '../../src/platform/db/database.js'
 import { runFinapi } from '../support/cli.js'
 import { createTestDatabase, TEST_DIALECT } from '../support/database.js'
@@ -61,7 +61,9 @@ describe('planner statistics after a bulk load', () => {
     await withDatabase(async (url) => {
       const migrated = await runFinapi(['migrate'], production(url))
       expect(migrated.code, migrated.stderr).toBe(0)
-      const path = join(mkdtempSync(join(tmpdir(), 'finapi-statistics-')), 'load.ndjson')
+      const folder = mkdtempSync(join(tmpdir(), 'finapi-statistics-'))
+      onTestFinished(() => rmSync(folder, { recursive: true, force: true }))
+      const path = join(folder, 'load.ndjson')
       const line = (i: number) =>
         JSON.stringify({ organizationId: 'imp', requestId: String(10_000 + i), type: i % 3 ? 'sale' : 'refund', requestTime: `2026-03-0${1 + (i % 9)}T10:00:00Z`, submissionTime: `2026-03-0${1 + (i % 9)}T23:00:00Z`, currency: 'USD', amount: '10.00' })
       writeFileSync(path, Array.from({ length: 3000 }, (_, i) => line(i)).join('\n') + '\n')

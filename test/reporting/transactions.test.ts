@@ -4,7 +4,7 @@
 // transactions generate` (an unknown organization, a second run, an interrupted one, its progress bar), and the
 // sandbox data generated once even when two processes start together.
 import { createHash } from 'node:crypto'
-import { mkdtempSync, writeFileSync } from 'node:fs'
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
@@ -35,6 +35,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await db.close()
   await database.drop()
+  rmSync(dir, { recursive: true, force: true })
 })
 
 const env = () => ({ MODE: 'production', DATABASE_URL: database.url, LOG_LEVEL: 'warn', SECRETS_KEY: 'transactions-test-secrets-key-0123456789' })

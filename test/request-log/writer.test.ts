@@ -2,12 +2,12 @@
 // thread of its own with its own connection (SQLite or PostgreSQL, whichever the tests run on) and is visible to the
 // server's connection once written, and a thread that cannot write reports why once and hands its later batches to
 // the writer on the event loop's thread.
-import { existsSync, mkdirSync, mkdtempSync, utimesSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdirSync, mkdtempSync, rmSync, utimesSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { pathToFileURL } from 'node:url'
 import SQLite from 'better-sqlite3'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest'
 import { CallBatch, decodeRows, type BufferedCall, type RowValues } from '../../src/request-log/rows.js'
 import { THREAD_MODULES, inlineWriter, threadScript, threadWriter, type BatchWriter } from '../../src/request-log/writer.js'
 import { TEST_DIALECT } from '../support/database.js'
@@ -85,6 +85,7 @@ describe('the writer thread', () => {
 
   it("from the sources, is the build's only while no source it is built from is newer (a stale thread writes on this one)", () => {
     const root = mkdtempSync(join(tmpdir(), 'finapi-thread-'))
+    onTestFinished(() => rmSync(root, { recursive: true, force: true }))
     const src = join(root, 'src', 'request-log')
     const dist = join(root, 'dist', 'request-log')
     mkdirSync(src, { recursive: true })

@@ -1,6 +1,6 @@
 // The operator's commands, run as the real `finapi` (the compiled build): events published from a file or standard
 // input, all or nothing; subscriptions; and the delivery log with a notification's every attempt, as tables or JSON.
-import { mkdtempSync, writeFileSync } from 'node:fs'
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -45,6 +45,7 @@ afterAll(async () => {
   await receiver.close()
   await db.close()
   await database.drop()
+  rmSync(dir, { recursive: true, force: true })
 })
 
 describe('finapi events publish', () => {
