@@ -1,6 +1,6 @@
 // `npm run bench:on-demand`: the on-demand reports at volume. BENCH_ROWS (default 1,000,000) transactions for one
 // merchant (testrest) over 90 days ending today are generated through the store's own path into a fresh database;
-// `finapi serve` (the compiled build, sandbox mode, logs to /dev/null) then answers, in one run on this machine:
+// `finapi serve` (the compiled build, sandbox mode, logs at info to a file) then answers, in one run on this machine:
 //   - purchase-refund-details pages of 2,000 at offsets 0, 500,000 and the last full page (998,000 when the window
 //     holds a million details; the generator's million transactions hold fewer submitted purchases and refunds),
 //     each BENCH_CALLS (default 200) times: the same page again (answered from the rendered-page cache after the
@@ -12,7 +12,11 @@
 //   - under load (autocannon, 50 connections, BENCH_SECONDS, default 10, after a 2 s warm-up) a page and the net
 //     funding against a raw node:http server answering the same bytes.
 // SQLite always; PostgreSQL too with BENCH_PG_URL (e.g. postgres://postgres@127.0.0.1:55432/postgres), each in a
-// process of its own. The machine is shared: quote the ratios next to the figures.
+// process of its own. The machine is shared: quote the ratios next to the figures. The server logs at info to a file,
+// as a deployment's does.
+// BENCH_AGAINST=<another checkout, built>: the first-time pages only, this build's server and that one's on the same
+// database, BENCH_ROUNDS (default 3) rounds of a series at each offset, the two taking turns (which goes first
+// alternates), so that two builds are compared in one window of a noisy machine.
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process'
 import { createHmac } from 'node:crypto'
 import { mkdtempSync, openSync, rmSync, writeFileSync } from 'node:fs'
@@ -30,6 +34,8 @@ const ROWS = Number(process.env['BENCH_ROWS'] ?? 1_000_000)
 const CALLS = Number(process.env['BENCH_CALLS'] ?? 200)
 const SECONDS = Number(process.env['BENCH_SECONDS'] ?? 10)
 const PG_URL = process.env['BENCH_PG_URL']
+const AGAINST = process.env['BENCH_AGAINST']
+const ROUNDS = Number(process.env['BENCH_ROUNDS'] ?? 3)
 /** Runs of the naive SQL (it counts through up to a million rows each time). */
 const NAIVE_CALLS = Math.min(CALLS, 20)
 const KEY = { id: '08c94330-f618-42a3-b09d-e1e43be5efda', secret: 'yBJxy6LjM2TmcPGu+GaJrHtkke25fPpUX+UY6/L/1tE=', org: 'testrest' }
@@ -99,6 +105,28 @@ async function seek(db: Db, offset: number, from: string, to: string): Promise<{
   throw new Error(`offset ${offset} is past the end (${total})`)
 }
 
+/**
+ * BENCH_AGAINST: first-time pages from two servers on one database, ROUNDS rounds of a CALLS-page series at each
+ * offset, the two taking turns; a round's pages are new to both (each server has its own page cache).
+ */
+async function compare(url: string, against: string, offsets: [string, number][], page: (offset: number) => string, total: number) {
+  const servers = [['this build', url], [`against ${AGAINST}`, against]] as const
+  for (const [, at] of servers) await latency(at, Array.from({ length: 50 }, (_, i) => page(Math.floor(total / 4) + i)))
+  console.log(`\n${CALLS} first-time pages a series, p50 and p99 (ms) of each round`)
+  for (let round = 0; round < ROUNDS; round++) {
+    for (const [name, offset] of offsets) {
+      // From the offset on, a new stretch each round (the last page's series walks back from it).
+      const last = offset === total - 2000
+      const paths = Array.from({ length: CALLS }, (_, i) => page(last ? offset - round * CALLS - i : offset + round * CALLS + i))
+      const order = (round + offsets.findIndex(([n]) => n === name)) % 2 === 0 ? servers : [...servers].reverse()
+      for (const [server, at] of order) {
+        const r = await latency(at, paths)
+        console.log(`round ${round + 1}  ${name.padEnd(30)} ${server.padEnd(40).slice(0, 40)}${ms(r.p50)}${ms(r.p99)}`)
+      }
+    }
+  }
+}
+
 async function run(dialect: string) {
   const database = await freshDatabase(dialect, 'od', PG_URL)
   const children: ChildProcess[] = []
@@ -109,12 +137,18 @@ async function run(dialect: string) {
     await migrate(db)
     await storeVolume(db, dialect, ROWS)
 
-    const port = await freePort()
-    const env = { PATH: process.env['PATH'] ?? '', PORT: String(port), DATABASE_URL: database.url, RATE_LIMIT_PER_MINUTE: '100000000', MERCHANT_API_RATE_LIMIT_PER_MINUTE: '100000000' }
-    const server = spawn(process.execPath, [BIN, 'serve'], { env, stdio: ['ignore', openSync('/dev/null', 'w'), 'inherit'] })
-    children.push(server)
-    const url = `http://127.0.0.1:${port}`
-    await waitFor(`${url}/health/ready`, server)
+    // A server of a build (its bin/finapi.js), logging at info to a file in a folder removed at the end.
+    const logs = mkdtempSync(join(tmpdir(), 'finapi-bench-od-log-'))
+    folders.push(logs)
+    const serve = async (bin: string, name: string): Promise<string> => {
+      const port = await freePort()
+      const env = { PATH: process.env['PATH'] ?? '', PORT: String(port), DATABASE_URL: database.url, RATE_LIMIT_PER_MINUTE: '100000000', MERCHANT_API_RATE_LIMIT_PER_MINUTE: '100000000' }
+      const server = spawn(process.execPath, [bin, 'serve'], { env, stdio: ['ignore', openSync(join(logs, `${name}.log`), 'a'), 'inherit'] })
+      children.push(server)
+      await waitFor(`http://127.0.0.1:${port}/health/ready`, server)
+      return `http://127.0.0.1:${port}`
+    }
+    const url = await serve(BIN, 'finapi')
 
     const [from, to] = [day(-89), day(1)]
     const details = await db.kysely.selectFrom('transactions').select(db.kysely.fn.countAll<string>().as('n')).where('organization_id', '=', 'testrest').where('request_time', '>=', from).where('request_time', '<', to).where('type', 'in', ['sale', 'capture', 'refund', 'credit']).where('submission_time', 'is not', null).executeTakeFirstOrThrow()
@@ -125,6 +159,12 @@ async function run(dialect: string) {
     const page = (offset: number) => `/reporting/v3/purchase-refund-details?startTime=${from}&endTime=${to}&offset=${offset}&limit=2000`
     const [nfFrom, nfTo] = [day(-40), day(-10)]
     const funding = `/reporting/v3/net-fundings?startTime=${nfFrom}&endTime=${nfTo}`
+
+    if (AGAINST !== undefined) {
+      await compare(url, await serve(join(AGAINST, 'bin', 'finapi.js'), 'against'), offsets, page, total)
+      await db.close()
+      return
+    }
 
     // Warm-up, unmeasured: 50 pages none of the series below asks for (at a quarter of the window), so that the first
     // series is not also the one that pays for compiling the page's code and preparing its statements (it had the

@@ -116,7 +116,7 @@ export function reportingFeature(deps: ReportingDeps): Feature<ReportingServices
   const { db, clock, jobs, blobs } = deps
   const definitions = createDefinitionsService()
   const subscriptions = createSubscriptionsService({ db, clock, definitions, limits: deps.reports })
-  const onDemand = createOnDemandService({ db: deps.db, organizations: deps.organizations })
+  const onDemand = createOnDemandService({ db: deps.db, dialect: deps.dialect, organizations: deps.organizations })
   const transactions = createTransactionService({ db: { kysely: db, dialect: deps.dialect, bulk: deps.bulk }, clock })
   const reportingClock = createReportingClock({ db, clock, sandbox: deps.sandbox })
   const reports = createReportsService({ db, clock, jobs, definitions, reportingClock, blobs, limits: deps.reports })

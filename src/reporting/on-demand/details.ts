@@ -4,7 +4,7 @@
 // it; the page itself is 2,000 detail rows the store rendered when it wrote them. A window's hours and rendered
 // pages (page-cache.ts) are kept under keys holding the store's generation, so they are never used after a change.
 import { Readable } from 'node:stream'
-import type { Executor } from '../../platform/db/database.js'
+import type { Dialect, Executor } from '../../platform/db/database.js'
 import { notFound } from '../../platform/errors.js'
 import { DETAILS_CSV_HEADER, DETAILS_XML_CLOSE, detailCsvLine, detailsJson, detailsXmlOpen, detailXml, readSections, type DetailContext } from './details-body.js'
 import { negotiate, type Format } from './formats.js'
@@ -32,8 +32,8 @@ interface Hours {
 /** Rows written per chunk of a streamed CSV or XML page. */
 const CHUNK = 250
 
-export function createDetailsReport(deps: { db: Executor; cache: PageCache }) {
-  const { db, cache } = deps
+export function createDetailsReport(deps: { db: Executor; dialect: Dialect; cache: PageCache }) {
+  const { db, dialect, cache } = deps
   const located = new Map<string, Hours>()
 
   /**
@@ -77,7 +77,7 @@ export function createDetailsReport(deps: { db: Executor; cache: PageCache }) {
       if (before[mid]! <= ctx.offset) lo = mid
       else hi = mid - 1
     }
-    return repo.detailSections(db, filter, starts[lo]!, window.end, ctx.offset - before[lo]!, ctx.limit)
+    return repo.detailSections(db, dialect, filter, starts[lo]!, window.end, ctx.offset - before[lo]!, ctx.limit)
   }
 
   function stream(format: Exclude<Format, 'json'>, contentType: string, rows: Buffer[], window: Window, ctx: DetailContext, keep: (page: CachedPage) => void): Answer {

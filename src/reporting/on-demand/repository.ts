@@ -2,7 +2,7 @@
 // names the organizations it reads first, so it runs on the (organization, …) indexes and primary keys and never
 // reads another merchant's rows. Amounts come back as the stored decimal text; sums are made exactly in code.
 import { sql } from 'kysely'
-import type { Executor } from '../../platform/db/database.js'
+import type { Dialect, Executor } from '../../platform/db/database.js'
 import type { TransactionTalliesTable } from '../transactions/tables.js'
 import { DETAIL_TYPES } from '../transactions/tallies.js'
 
@@ -65,11 +65,42 @@ export async function countDetails(db: Executor, filter: DetailFilter, from: str
   return Number(row.n)
 }
 
-/** The stored sections of `limit` details from [from, to) after skipping `skip`, in the view's time order, then by request id. */
-export async function detailSections(db: Executor, filter: DetailFilter, from: string, to: string, skip: number, limit: number): Promise<Buffer[]> {
+/**
+ * Between a page's rows in the one value they are read as. JSON text never holds it unescaped (a control
+ * character), and a stored row's sections are compact JSON joined by line breaks.
+ */
+const ROW_SEPARATOR = 0x1e
+
+/**
+ * The stored sections of `limit` details from [from, to) after skipping `skip`, in the view's time order, then by
+ * request id: read as one value and returned as views of it. One value rather than a row each: 2,000 rows were 2,000
+ * buffers (or strings) of about 1.2 kB allocated and freed per first-time page, a part of its time and of the
+ * collections that made its tail.
+ */
+export async function detailSections(db: Executor, dialect: Dialect, filter: DetailFilter, from: string, to: string, skip: number, limit: number): Promise<Buffer[]> {
   const column = TIME[filter.view]
-  const rows = await details(db, filter, from, to).select('sections').orderBy(column).orderBy('request_id').limit(limit).offset(skip).execute()
-  return rows.map((r) => (typeof r.sections === 'string' ? Buffer.from(r.sections) : r.sections))
+  const page = details(db, filter, from, to).select('sections').orderBy(column).orderBy('request_id').limit(limit).offset(skip).as('page')
+  // string_agg is PostgreSQL's and, since 3.44, SQLite's (group_concat's other name). It takes the rows in the order
+  // the subquery delivers them: a subquery with a LIMIT is neither flattened into the aggregate nor stripped of its
+  // ORDER BY, on either database, and nothing stands between the two to reorder them. An ORDER BY inside the call
+  // would state it, but SQLite then sorts the page's 2.4 MB again (7-8 ms a page, against 1-2 ms without it and 4-5 ms
+  // for the rows one by one).
+  const joined = sql`string_agg(sections, ${String.fromCharCode(ROW_SEPARATOR)})`
+  // SQLite's blob comes back as one Buffer; PostgreSQL's text as one string, encoded once.
+  const value = dialect === 'sqlite' ? sql<Buffer | string | null>`cast(${joined} as blob)` : sql<Buffer | string | null>`${joined}`
+  const { rows } = await db.selectFrom(page).select(value.as('rows')).executeTakeFirstOrThrow()
+  if (rows === null) return []
+  const bytes = typeof rows === 'string' ? Buffer.from(rows) : rows
+  const out: Buffer[] = []
+  for (let start = 0; ; ) {
+    const end = bytes.indexOf(ROW_SEPARATOR, start)
+    if (end < 0) {
+      out.push(bytes.subarray(start))
+      return out
+    }
+    out.push(bytes.subarray(start, end))
+    start = end + 1
+  }
 }
 
 /** A tally as the reports read it: every column but its kind, which the query fixes. */

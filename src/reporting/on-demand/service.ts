@@ -2,7 +2,7 @@
 // (partners' views of their merchants). Each report reads one organization's data, or its subtree's, and nothing
 // else; the organization is the one the gateway resolved for the call.
 import type { OrganizationService } from '../../organizations/service.js'
-import type { Executor } from '../../platform/db/database.js'
+import type { Dialect, Executor } from '../../platform/db/database.js'
 import { createDetailsReport, type Answer } from './details.js'
 import { createEventReports, type EventPage, type EventPageQuery } from './events.js'
 import { createFundingsReport } from './fundings.js'
@@ -33,6 +33,7 @@ export interface OnDemandService {
 
 export interface OnDemandDeps {
   db: Executor
+  dialect: Dialect
   organizations: Pick<OrganizationService, 'find' | 'descendants'>
   /** Bytes of rendered pages kept (default 64 MiB); 0 keeps none. */
   pageCacheBytes?: number
@@ -43,7 +44,7 @@ export function createOnDemandService(deps: OnDemandDeps): OnDemandService {
   const events = createEventReports({ db })
   const fundings = createFundingsReport({ db, organizations })
   return {
-    purchaseRefundDetails: createDetailsReport({ db, cache: new PageCache(deps.pageCacheBytes) }),
+    purchaseRefundDetails: createDetailsReport({ db, dialect: deps.dialect, cache: new PageCache(deps.pageCacheBytes) }),
     netFundings: fundings.netFundings,
     netTotalsByDay: fundings.netTotalsByDay,
     paymentBatchSummaries: createSummariesReport({ db, organizations }),
