@@ -19,7 +19,7 @@ const dayMs = Date.parse(new Date().toISOString().slice(0, 10))
 export const day = (n: number) => new Date(dayMs + n * 86_400_000).toISOString()
 export const percentile = (xs: number[], p: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor((xs.length * p) / 100))]!
 
-/** A database of its own for one run: a temporary SQLite file (or BENCH_KEEP_SQLITE's), or a PostgreSQL database. */
+/** A database of its own for one run: a temporary SQLite file or PostgreSQL database (or BENCH_KEEP_SQLITE's, BENCH_KEEP_PG's). */
 export async function freshDatabase(dialect: string, prefix: string, pgUrl?: string): Promise<{ url: string; drop(): Promise<void> }> {
   if (dialect === 'sqlite') {
     // BENCH_KEEP_SQLITE=<file>: generate once into that file and use it again while it is today's (kept afterwards).
@@ -28,17 +28,24 @@ export async function freshDatabase(dialect: string, prefix: string, pgUrl?: str
     const dir = mkdtempSync(join(tmpdir(), `finapi-bench-${prefix}-`))
     return { url: `sqlite:${join(dir, 'bench.db')}`, drop: async () => rmSync(dir, { recursive: true, force: true }) }
   }
-  const name = `bench_${prefix}_${process.pid}`
+  // BENCH_KEEP_PG=<database name>: as BENCH_KEEP_SQLITE, a database on BENCH_PG_URL's server made if missing and kept.
+  const kept = process.env['BENCH_KEEP_PG']
+  if (kept !== undefined && !/^[a-z_][a-z0-9_]*$/.test(kept)) throw new Error(`BENCH_KEEP_PG: ${kept} is not a plain database name (a-z, 0-9, _)`)
+  const name = kept ?? `bench_${prefix}_${process.pid}`
   const admin = async (statement: string) => {
     const c = new pg.Client({ connectionString: pgUrl })
     await c.connect()
-    await c.query(statement)
-    await c.end()
+    try {
+      return await c.query(statement)
+    } finally {
+      await c.end()
+    }
   }
-  await admin(`create database ${name}`)
+  const exists = kept !== undefined && (await admin(`select 1 from pg_database where datname = '${name}'`)).rowCount === 1
+  if (!exists) await admin(`create database ${name}`)
   const url = new URL(pgUrl!)
   url.pathname = `/${name}`
-  return { url: url.toString(), drop: () => admin(`drop database if exists ${name} with (force)`) }
+  return { url: url.toString(), drop: kept !== undefined ? async () => {} : async () => void (await admin(`drop database if exists ${name} with (force)`)) }
 }
 
 /** `rows` transactions for testrest over the 90 days ending today, unless the (kept) database has them already. */

@@ -80,10 +80,10 @@ export function createDetailsReport(deps: { db: Executor; dialect: Dialect; cach
     return repo.detailSections(db, dialect, filter, starts[lo]!, window.end, ctx.offset - before[lo]!, ctx.limit)
   }
 
-  function stream(format: Exclude<Format, 'json'>, contentType: string, rows: Buffer[], window: Window, ctx: DetailContext, keep: (page: CachedPage) => void): Answer {
+  function stream(format: Exclude<Format, 'json'>, contentType: string, rows: Buffer[], window: Window, ctx: DetailContext, keep: (page: () => CachedPage) => void): Answer {
     const head = format === 'csv' ? DETAILS_CSV_HEADER : detailsXmlOpen({ ...ctx, startTime: window.start, endTime: window.end, pageResults: rows.length })
     const line = format === 'csv' ? detailCsvLine : detailXml
-    // Written a chunk of rows at a time as the client reads; the whole page is kept once it has been written.
+    // Written a chunk of rows at a time as the client reads; the whole page is offered to the cache once written.
     async function* chunks() {
       const written: Buffer[] = []
       const emit = (text: string) => {
@@ -94,7 +94,7 @@ export function createDetailsReport(deps: { db: Executor; dialect: Dialect; cach
       yield emit(head)
       for (let i = 0; i < rows.length; i += CHUNK) yield emit(rows.slice(i, i + CHUNK).map((row) => line(readSections(row, ctx))).join(''))
       if (format === 'xml') yield emit(DETAILS_XML_CLOSE)
-      keep({ contentType, body: Buffer.concat(written) })
+      keep(() => ({ contentType, body: Buffer.concat(written) }))
     }
     return { contentType, body: Readable.from(chunks()) }
   }
@@ -118,6 +118,6 @@ export function createDetailsReport(deps: { db: Executor; dialect: Dialect; cach
     }
     const rows = await page(filter, window, ctx, generation)
     if (rows === undefined) throw notFound([{ reason: NO_TRANSACTIONS }])
-    return stream(format, contentType, rows, window, ctx, (p) => cache.set(key, p))
+    return stream(format, contentType, rows, window, ctx, (p) => cache.offer(key, p))
   }
 }

@@ -30,8 +30,30 @@ describe('PageCache', () => {
     const pages = await Promise.all([cache.getOrRender('k', render), cache.getOrRender('k', render), cache.getOrRender('k', render)])
     expect(renders).toBe(1)
     expect(new Set(pages).size).toBe(1)
+    // Rendered once: not kept until it is asked for again, then kept.
     await cache.getOrRender('k', render)
-    expect(renders).toBe(1)
+    expect(renders).toBe(2)
+    await cache.getOrRender('k', render)
+    expect(renders).toBe(2)
+  })
+
+  it('keeps a page the second time it is offered, not the first, and remembers only so many keys', () => {
+    const cache = new PageCache(100)
+    cache.offer('a', () => page(10))
+    expect(cache.get('a')).toBeUndefined()
+    expect(cache.size).toEqual({ pages: 0, bytes: 0 })
+    cache.offer('a', () => page(10))
+    expect(cache.get('a')?.body.length).toBe(10)
+    // A page offered once is not even put together.
+    cache.offer('b', () => {
+      throw new Error('built for nothing')
+    })
+    // The first of 4,097 keys offered once is forgotten: offered again, it counts as a first time.
+    for (let i = 0; i < 4096; i++) cache.offer(`k${i}`, () => page(1))
+    cache.offer('b', () => page(5))
+    expect(cache.get('b')).toBeUndefined()
+    cache.offer('k4095', () => page(1))
+    expect(cache.get('k4095')).toBeDefined()
   })
 
   it('keeps no failed rendering', async () => {

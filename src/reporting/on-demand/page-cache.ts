@@ -9,12 +9,31 @@ export interface CachedPage {
   body: Buffer
 }
 
+/** Keys remembered of pages rendered once and not kept. */
+const SEEN = 4096
+
 export class PageCache {
   readonly #pages = new Map<string, CachedPage>()
   readonly #pending = new Map<string, Promise<CachedPage>>()
+  /**
+   * Keys of pages rendered once, oldest first. A page is kept the second time it is rendered, not the first: a
+   * program walking a window asks for each page once, and keeping every one of its 2.4 MB pages only churned the
+   * budget (and, held past young collections, made full ones more frequent) for pages nobody asked for again.
+   */
+  readonly #seen = new Set<string>()
   #bytes = 0
 
   constructor(readonly maxBytes = 64 * 2 ** 20) {}
+
+  /**
+   * Keeps a rendered page if it was rendered before (see #seen); otherwise remembers that it was. `page` is called
+   * only to be kept, so that a page streamed in pieces is put together only then.
+   */
+  offer(key: string, page: () => CachedPage): void {
+    if (this.#seen.delete(key)) return this.set(key, page())
+    this.#seen.add(key)
+    if (this.#seen.size > SEEN) this.#seen.delete(this.#seen.values().next().value!)
+  }
 
   get(key: string): CachedPage | undefined {
     const page = this.#pages.get(key)
@@ -39,8 +58,8 @@ export class PageCache {
   }
 
   /**
-   * The cached page, or the one `render` makes (kept): requests for a page being rendered wait for that rendering
-   * rather than each doing it again.
+   * The cached page, or the one `render` makes (offered to the cache): requests for a page being rendered wait for
+   * that rendering rather than each doing it again.
    */
   async getOrRender(key: string, render: () => Promise<CachedPage>): Promise<CachedPage> {
     const cached = this.get(key)
@@ -48,7 +67,7 @@ export class PageCache {
     let pending = this.#pending.get(key)
     if (!pending) {
       pending = render()
-        .then((page) => (this.set(key, page), page))
+        .then((page) => (this.offer(key, () => page), page))
         .finally(() => this.#pending.delete(key))
       this.#pending.set(key, pending)
     }
