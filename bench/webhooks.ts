@@ -9,7 +9,9 @@
 //               second for BENCH_SECONDS; the receiver measures each notification's eventDate to its first arrival.
 import { spawn, type ChildProcess } from 'node:child_process'
 import { createHash, createHmac, randomBytes, randomUUID } from 'node:crypto'
-import { openSync } from 'node:fs'
+import { mkdtempSync, openSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { Agent, request } from 'undici'
 import { prepareDatabase } from '../src/bootstrap.js'
@@ -35,12 +37,15 @@ const BIN = fileURLToPath(new URL('../bin/finapi.js', import.meta.url))
 const EVENT = 'invoicing.customer.invoice.paid'
 const pause = (ms: number) => new Promise((r) => setTimeout(r, ms))
 
+/** The server's log lines, at info to a file as a deployment's are (they were sent to /dev/null before 2026-11-26). */
+const logs = mkdtempSync(join(tmpdir(), 'finapi-bench-webhooks-log-'))
+
 async function startFinapi(databaseUrl: string): Promise<{ child: ChildProcess; url: string }> {
   const port = await freePort()
   const env = { PATH: process.env['PATH'] ?? '', PORT: String(port), DATABASE_URL: databaseUrl, JOBS_POLL_MS: '50', RATE_LIMIT_PER_MINUTE: '100000000', MERCHANT_API_RATE_LIMIT_PER_MINUTE: '100000000' }
   // BENCH_NODE_ARGS: e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof` to profile the server.
   const nodeArgs = (process.env['BENCH_NODE_ARGS'] ?? '').split(' ').filter(Boolean)
-  const child = spawn(process.execPath, [...nodeArgs, BIN, 'serve'], { env, stdio: ['ignore', openSync('/dev/null', 'w'), 'inherit'] })
+  const child = spawn(process.execPath, [...nodeArgs, BIN, 'serve'], { env, stdio: ['ignore', openSync(join(logs, 'finapi.log'), 'a'), 'inherit'] })
   const url = `http://127.0.0.1:${port}`
   for (;;) {
     const ready = await request(`${url}/health/ready`).then((r) => (r.body.dump(), r.statusCode === 200), () => false)
@@ -179,11 +184,15 @@ async function measure(name: string, databaseUrl: string): Promise<void> {
 
 console.log(`\n${EVENTS} deliveries to one subscription, a receiver in its own process on 127.0.0.1; latency at ${RATE} events/s for ${SECONDS} s`)
 // Each on a fresh database, dropped after (SQLite's folder is a few hundred MB a run).
-for (const [label, dialect] of [['SQLite', 'sqlite'], ...(PG_URL ? [['PostgreSQL', 'postgres']] : [])] as const) {
-  const database = await freshDatabase(dialect, 'webhooks', PG_URL)
-  try {
-    await measure(label, database.url)
-  } finally {
-    await database.drop()
+try {
+  for (const [label, dialect] of [['SQLite', 'sqlite'], ...(PG_URL ? [['PostgreSQL', 'postgres']] : [])] as const) {
+    const database = await freshDatabase(dialect, 'webhooks', PG_URL)
+    try {
+      await measure(label, database.url)
+    } finally {
+      await database.drop()
+    }
   }
+} finally {
+  rmSync(logs, { recursive: true, force: true })
 }
