@@ -87,7 +87,8 @@ async function serverTimes(log: string, paths: readonly string[]): Promise<{ p50
   for (let tries = 0; ; tries++) {
     const times: number[] = []
     for (const line of readFileSync(log, 'utf8').split('\n')) {
-      if (!line.includes('"responseTime"')) continue
+      // A line still being written (the file's last, cut short) is left for the next try.
+      if (!line.includes('"responseTime"') || !line.endsWith('}')) continue
       const entry = JSON.parse(line) as { req?: { url?: string }; responseTime?: number }
       if (entry.req?.url !== undefined && wanted.has(entry.req.url) && entry.responseTime !== undefined) times.push(entry.responseTime)
     }

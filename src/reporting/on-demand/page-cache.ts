@@ -1,8 +1,9 @@
 // Rendered report pages kept as bytes, least recently used first out, within a byte budget. A key names everything
 // a page depends on, the organization's store generation included (its transaction count: rows are only ever
-// added, so an unchanged count means unchanged rows), so an entry can never be served after the data changed; a
-// reconciliation program that fetches a page again, or several processes' clients asking for the same page, get
-// it without the page being read and rendered again.
+// added, so an unchanged count means unchanged rows), so an entry can never be served after the data changed. A
+// page is kept from its second rendering on (see `offer`): a reconciliation program that fetches pages again, or
+// clients asking for the same page at once or over and over, get it without its being read and rendered each time,
+// while a walk through a window, which asks for each page once, does not push them out.
 
 export interface CachedPage {
   contentType: string
