@@ -9,7 +9,7 @@
 // writes a CPU profile of the server (node --cpu-prof).
 // BENCH_FIELDS=all reports the reference's full TransactionRequestClass (503 fields) instead of the 20.
 import { spawn, spawnSync } from 'node:child_process'
-import { mkdirSync, readFileSync, rmSync, statSync } from 'node:fs'
+import { mkdirSync, mkdtempSync, openSync, readFileSync, rmSync, statSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
@@ -20,6 +20,8 @@ import { migrate } from '../test/support/database.js'
 import { storeGenerated } from '../src/reporting/transactions/generate.js'
 import { signedHeaders } from '../test/support/reporting.js'
 import { TRANSACTION_REQUEST_FIELDS } from '../src/reporting/report-definitions/transaction-request-fields.js'
+import { freePort } from './free-port.js'
+import { waitFor } from './volume.js'
 
 const ROWS = Number(process.env['BENCH_ROWS'] ?? 1_000_000)
 const PG_URL = process.env['BENCH_PG_URL']
@@ -109,16 +111,12 @@ const vm = (pid: number, field: string) => Number(/(\d+) kB/.exec(readFileSync(`
 async function ours(url: string) {
   // BENCH_PROFILE=<dir>: a CPU profile of the server's whole life (node --cpu-prof), written when it stops.
   const profile = process.env['BENCH_PROFILE'] ? ['--cpu-prof', '--cpu-prof-dir', process.env['BENCH_PROFILE']] : []
-  const child = spawn(process.execPath, [...profile, BIN, 'serve'], { env: { PATH: process.env['PATH'], MODE: 'sandbox', DATABASE_URL: url, PORT: '0', LOG_LEVEL: 'warn', JOBS_POLL_MS: '50', MERCHANT_API_RATE_LIMIT_PER_MINUTE: '100000000', ...(process.env['BENCH_NODE_OPTIONS'] ? { NODE_OPTIONS: process.env['BENCH_NODE_OPTIONS'] } : {}) }, stdio: ['ignore', 'pipe', 'inherit'] })
-  const base = await new Promise<string>((resolve, reject) => {
-    let text = ''
-    child.stdout.on('data', (d: Buffer) => {
-      text += d.toString()
-      const m = /listening on (http:\/\/\S+)/.exec(text)
-      if (m) resolve(m[1]!)
-    })
-    child.on('exit', () => reject(new Error(`server exited:\n${text}`)))
-  })
+  // Its log at info to a file, as a deployment's (it was LOG_LEVEL=warn to stdout before 2026-11-26); removed at the end.
+  const logs = mkdtempSync(join(tmpdir(), 'finapi-bench-reports-log-'))
+  const port = await freePort()
+  const child = spawn(process.execPath, [...profile, BIN, 'serve'], { env: { PATH: process.env['PATH'], MODE: 'sandbox', DATABASE_URL: url, PORT: String(port), JOBS_POLL_MS: '50', MERCHANT_API_RATE_LIMIT_PER_MINUTE: '100000000', ...(process.env['BENCH_NODE_OPTIONS'] ? { NODE_OPTIONS: process.env['BENCH_NODE_OPTIONS'] } : {}) }, stdio: ['ignore', openSync(join(logs, 'finapi.log'), 'a'), 'inherit'] })
+  const base = `http://127.0.0.1:${port}`
+  await waitFor(`${base}/health/ready`, child)
   const call = async (method: string, path: string, body?: string, headers: Record<string, string> = {}) => {
     const signed = Object.fromEntries(Object.entries(signedHeaders({ method, path, body, key: KEY })).filter(([, v]) => v !== undefined))
     return request(base + path, { method: method as 'GET', body, headers: { ...signed, ...headers } })
@@ -159,6 +157,7 @@ async function ours(url: string) {
     child.kill('SIGTERM')
     // The profile is written as the server exits.
     if (profile.length) await new Promise((resolve) => child.once('exit', resolve))
+    rmSync(logs, { recursive: true, force: true })
   }
 }
 

@@ -40,7 +40,8 @@ describe('health', () => {
       expect(res.status).toBe(503)
       expect(res.json).toEqual({ status: 'unavailable' })
     } finally {
-      await broken.app.close()
+      // close(), not the app's alone: it also drops the test's database (a SQLite one is a folder in the temp folder).
+      await broken.close()
     }
   })
 })

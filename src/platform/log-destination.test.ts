@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process'
-import { mkdtempSync, openSync, readFileSync, closeSync } from 'node:fs'
+import { closeSync, mkdtempSync, openSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
@@ -7,12 +7,16 @@ import { FakeClock } from '../../test/support/clock.js'
 import { bufferedLogDestination } from './log-destination.js'
 
 const opened: number[] = []
+const folders: string[] = []
 afterEach(() => {
   for (const fd of opened.splice(0)) closeSync(fd)
+  for (const folder of folders.splice(0)) rmSync(folder, { recursive: true, force: true })
 })
 
 function target() {
-  const file = join(mkdtempSync(join(tmpdir(), 'finapi-log-')), 'out.log')
+  const folder = mkdtempSync(join(tmpdir(), 'finapi-log-'))
+  folders.push(folder)
+  const file = join(folder, 'out.log')
   const fd = openSync(file, 'w')
   opened.push(fd)
   return { fd, read: () => readFileSync(file, 'utf8') }

@@ -109,20 +109,30 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
   })
   const db = openDatabase(config.databaseUrl)
   const infrastructure = { db, clock, logger: createLogger(config.logLevel, sink) }
-  const services = createServices(config, infrastructure, { extraV2Routes: options.features, extraFeatures: options.extraFeatures, extraReportingRoutes: options.reportingRoutes, onReportFinished: options.onReportFinished, webhooks: options.webhooks, requestLog: options.requestLog })
-  await prepareDatabase(config, infrastructure, services)
   const routes: RegisteredRoute[] = []
   const onRoute = ({ method, url }: { method: string | string[]; url: string }) => {
     for (const m of [method].flat()) routes.push({ method: m, url })
   }
-  const app = await buildApp({ config, ...infrastructure, services, onRoute })
-  await app.listen({ host: '127.0.0.1', port: 0 })
-  const address = app.server.address()
+  let app: Awaited<ReturnType<typeof buildApp>> | undefined
+  try {
+    const services = createServices(config, infrastructure, { extraV2Routes: options.features, extraFeatures: options.extraFeatures, extraReportingRoutes: options.reportingRoutes, onReportFinished: options.onReportFinished, webhooks: options.webhooks, requestLog: options.requestLog })
+    await prepareDatabase(config, infrastructure, services)
+    app = await buildApp({ config, ...infrastructure, services, onRoute })
+    await app.listen({ host: '127.0.0.1', port: 0 })
+  } catch (err) {
+    // An app that did not start leaves no database behind (a SQLite one is a folder in the temp folder).
+    await app?.close().catch(() => {})
+    await db.close().catch(() => {})
+    await database.drop().catch(() => {})
+    throw err
+  }
+  const started = app
+  const address = started.server.address()
   const baseUrl = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`
   const sandboxKey = config.sandboxApiKey ?? DEFAULT_SANDBOX_API_KEY
 
   return {
-    app,
+    app: started,
     db,
     clock,
     config,
@@ -132,13 +142,19 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
     routes,
     call: (method, path, callOptions) => call(baseUrl, sandboxKey, method, path, callOptions),
     async close() {
-      const closing = app.close()
-      // Fastify's close ends idle connections and waits for the others: one a test left mid-answer (a download whose
-      // body it never read) would now hold it for the ten minutes above.
-      app.server.closeAllConnections()
-      await closing
-      await db.close()
-      await database.drop()
+      try {
+        const closing = started.close()
+        // Fastify's close ends idle connections and waits for the others: one a test left mid-answer (a download whose
+        // body it never read) would now hold it for the ten minutes above.
+        started.server.closeAllConnections()
+        await closing
+      } finally {
+        try {
+          await db.close()
+        } finally {
+          await database.drop()
+        }
+      }
     },
   }
 }
