@@ -126,18 +126,26 @@ async function seek(db: Db, offset: number, from: string, to: string): Promise<{
 }
 
 /**
+ * Warm-up, unmeasured: 50 pages none of the series asks for (at a quarter of the window), so that the first series is
+ * not also the one that pays for compiling the page's code and preparing its statements (it had the highest p99 in
+ * every run, whatever its offset).
+ */
+async function warmUp(url: string, page: (offset: number) => string, total: number): Promise<void> {
+  await latency(url, Array.from({ length: 50 }, (_, i) => page(Math.floor(total / 4) + i)))
+}
+
+/**
  * BENCH_AGAINST: first-time pages from two servers on one database, ROUNDS rounds of a CALLS-page series at each
  * offset, the two taking turns; a round's pages are new to both (each server has its own page cache).
  */
-async function compare(servers: readonly { name: string; url: string; log: string }[], offsets: [string, number][], page: (offset: number) => string, total: number) {
-  for (const { url } of servers) await latency(url, Array.from({ length: 50 }, (_, i) => page(Math.floor(total / 4) + i)))
+async function compare(servers: readonly { name: string; url: string; log: string }[], offsets: [string, number][], page: (offset: number) => string, total: number, last: number) {
+  for (const { url } of servers) await warmUp(url, page, total)
   console.log(`\n${CALLS} first-time pages a series, p50 and p99 (ms) of each round: at the client | the server's own`)
   for (let round = 0; round < ROUNDS; round++) {
-    for (const [name, offset] of offsets) {
+    for (const [index, [name, offset]] of offsets.entries()) {
       // From the offset on, a new stretch each round (the last page's series walks back from it).
-      const last = offset === total - 2000
-      const paths = Array.from({ length: CALLS }, (_, i) => page(last ? offset - round * CALLS - i : offset + round * CALLS + i))
-      const order = (round + offsets.findIndex(([n]) => n === name)) % 2 === 0 ? servers : [...servers].reverse()
+      const paths = Array.from({ length: CALLS }, (_, i) => page(offset === last ? offset - round * CALLS - i : offset + round * CALLS + i))
+      const order = (round + index) % 2 === 0 ? servers : [...servers].reverse()
       for (const server of order) {
         const r = await latency(server.url, paths)
         const own = await serverTimes(server.log, paths)
@@ -183,15 +191,12 @@ async function run(dialect: string) {
     const funding = `/reporting/v3/net-fundings?startTime=${nfFrom}&endTime=${nfTo}`
 
     if (AGAINST !== undefined) {
-      await compare([finapi, await serve(join(AGAINST, 'bin', 'finapi.js'), `against ${AGAINST}`)], offsets, page, total)
+      await compare([finapi, await serve(join(AGAINST, 'bin', 'finapi.js'), `against ${AGAINST}`)], offsets, page, total, last)
       await db.close()
       return
     }
 
-    // Warm-up, unmeasured: 50 pages none of the series below asks for (at a quarter of the window), so that the first
-    // series is not also the one that pays for compiling the page's code and preparing its statements (it had the
-    // highest p99 in every run, whatever its offset).
-    await latency(url, Array.from({ length: 50 }, (_, i) => page(Math.floor(total / 4) + i)))
+    await warmUp(url, page, total)
     console.log(`\n${CALLS} sequential calls each (ms)            finapi p50  p99   | its SQL p50  p99   | naive SQL p50  p99 | server's own p50  p99`)
     for (const [name, offset] of offsets) {
       const distinctPaths = Array.from({ length: CALLS }, (_, i) => page(offset === last ? offset - i : offset + i))

@@ -24,7 +24,7 @@ import { createServices } from '../src/services.js'
 import { cpuSeconds } from './cpu.js'
 import { freePort } from './free-port.js'
 import { startReceiver } from './receiver.js'
-import { freshDatabase } from './volume.js'
+import { freshDatabase, waitFor as waitForReady } from './volume.js'
 
 const EVENTS = Number(process.env['BENCH_EVENTS'] ?? 5_000)
 const RATE = Number(process.env['BENCH_RATE'] ?? 100)
@@ -47,12 +47,8 @@ async function startFinapi(databaseUrl: string): Promise<{ child: ChildProcess; 
   const nodeArgs = (process.env['BENCH_NODE_ARGS'] ?? '').split(' ').filter(Boolean)
   const child = spawn(process.execPath, [...nodeArgs, BIN, 'serve'], { env, stdio: ['ignore', openSync(join(logs, 'finapi.log'), 'a'), 'inherit'] })
   const url = `http://127.0.0.1:${port}`
-  for (;;) {
-    const ready = await request(`${url}/health/ready`).then((r) => (r.body.dump(), r.statusCode === 200), () => false)
-    if (ready) return { child, url }
-    if (child.exitCode !== null) throw new Error(`finapi exited with ${child.exitCode}`)
-    await pause(50)
-  }
+  await waitForReady(`${url}/health/ready`, child)
+  return { child, url }
 }
 
 interface Stats {
