@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { renderSections, type DetailSections } from '../transactions/details.js'
-import { detailsJson } from './details-body.js'
+import { detailsJson, encodeRows, readSections } from './details-body.js'
 
 // Rows as the store writes them (renderSections), some sections missing, some text outside ASCII.
 function row(n: number): Buffer {
@@ -36,6 +36,26 @@ describe('a purchase and refund details page put together from the stored rows',
       const body = detailsJson(rows, ctx)
       expect(body.toString('utf8')).toBe(reference(rows, ctx))
     }
+  })
+
+  it('is the same body from the rows read as text (PostgreSQL), their bytes written into one reused buffer', () => {
+    const rows = Array.from({ length: 61 }, (_, n) => row(n))
+    const ctx = { organizationId: 'testrest', groupName: 'Gruppe “Süd”', offset: 40, limit: 2000 }
+    const encoded = encodeRows(rows.map((r) => r.toString('utf8')))
+    encoded.forEach((bytes, n) => expect(bytes.equals(rows[n]!)).toBe(true))
+    expect(detailsJson(encoded, ctx).toString('utf8')).toBe(reference(rows, ctx))
+    // Rows more than the buffer holds (4 MB, most of it text outside ASCII, 3 bytes a character): it grows, and
+    // the rows already written keep their bytes.
+    const wide = Array.from({ length: 3 }, (_, n) => `${'€'.repeat(600_000)}${n}`)
+    const big = encodeRows(wide)
+    expect(big.map((b) => b.toString('utf8'))).toEqual(wide)
+    expect(big.map((b) => b.length)).toEqual([1_800_001, 1_800_001, 1_800_001])
+  })
+
+  it('reads a row\'s sections back alike from its bytes and from its text', () => {
+    const ctx = { organizationId: 'testrest', groupName: 'G', offset: 0, limit: 5 }
+    for (const n of [0, 1, 5, 7]) expect(readSections(row(n).toString('utf8'), ctx)).toEqual(readSections(row(n), ctx))
+    expect(readSections(row(5), ctx).other).toEqual({ firstName: 'Åsa', lastName: 'Öberg' })
   })
 
   it('holds only the paging fields past the end, and refuses a row with a section missing', () => {

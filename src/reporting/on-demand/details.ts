@@ -6,7 +6,7 @@
 import { Readable } from 'node:stream'
 import type { Dialect, Executor } from '../../platform/db/database.js'
 import { notFound } from '../../platform/errors.js'
-import { DETAILS_CSV_HEADER, DETAILS_XML_CLOSE, detailCsvLine, detailsJson, detailsXmlOpen, detailXml, readSections, type DetailContext } from './details-body.js'
+import { DETAILS_CSV_HEADER, DETAILS_XML_CLOSE, detailCsvLine, detailsJson, detailsXmlOpen, detailXml, encodeRows, readSections, type DetailContext } from './details-body.js'
 import { negotiate, type Format } from './formats.js'
 import type { CachedPage, PageCache } from './page-cache.js'
 import * as repo from './repository.js'
@@ -31,6 +31,8 @@ interface Hours {
 }
 /** Rows written per chunk of a streamed CSV or XML page. */
 const CHUNK = 250
+
+const isText = (rows: Buffer[] | string[]): rows is string[] => typeof rows[0] === 'string'
 
 export function createDetailsReport(deps: { db: Executor; dialect: Dialect; cache: PageCache }) {
   const { db, dialect, cache } = deps
@@ -65,8 +67,8 @@ export function createDetailsReport(deps: { db: Executor; dialect: Dialect; cach
     return found
   }
 
-  /** The page's stored rows; undefined when the window holds no detail at all. */
-  async function page(filter: repo.DetailFilter, window: Window, ctx: DetailContext, generation: number): Promise<Buffer[] | undefined> {
+  /** The page's stored rows (text on PostgreSQL); undefined when the window holds no detail at all. */
+  async function page(filter: repo.DetailFilter, window: Window, ctx: DetailContext, generation: number): Promise<Buffer[] | string[] | undefined> {
     const { starts, before, total } = await hours(filter, window, generation)
     if (total === 0) return undefined
     if (ctx.offset >= total) return []
@@ -80,7 +82,7 @@ export function createDetailsReport(deps: { db: Executor; dialect: Dialect; cach
     return repo.detailSections(db, dialect, filter, starts[lo]!, window.end, ctx.offset - before[lo]!, ctx.limit)
   }
 
-  function stream(format: Exclude<Format, 'json'>, contentType: string, rows: Buffer[], window: Window, ctx: DetailContext, keep: (page: () => CachedPage) => void): Answer {
+  function stream(format: Exclude<Format, 'json'>, contentType: string, rows: Buffer[] | string[], window: Window, ctx: DetailContext, keep: (page: () => CachedPage) => void): Answer {
     const head = format === 'csv' ? DETAILS_CSV_HEADER : detailsXmlOpen({ ...ctx, startTime: window.start, endTime: window.end, pageResults: rows.length })
     const line = format === 'csv' ? detailCsvLine : detailXml
     // Written a chunk of rows at a time as the client reads; the whole page is offered to the cache once written.
@@ -113,7 +115,7 @@ export function createDetailsReport(deps: { db: Executor; dialect: Dialect; cach
       return cache.getOrRender(key, async () => {
         const rows = await page(filter, window, ctx, generation)
         if (rows === undefined) throw notFound([{ reason: NO_TRANSACTIONS }])
-        return { contentType, body: detailsJson(rows, ctx) }
+        return { contentType, body: detailsJson(isText(rows) ? encodeRows(rows) : rows, ctx) }
       })
     }
     const rows = await page(filter, window, ctx, generation)

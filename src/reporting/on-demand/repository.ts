@@ -78,10 +78,12 @@ const ROW_SEPARATOR = 0x1e
  * the page against 1-2 ms for the one value, and a part of the collections that made its tail). On PostgreSQL row by
  * row: its rows come as strings whatever the query, and its string_agg took 3 ms more than the rows it joined.
  */
-export async function detailSections(db: Executor, dialect: Dialect, filter: DetailFilter, from: string, to: string, skip: number, limit: number): Promise<Buffer[]> {
+export async function detailSections(db: Executor, dialect: Dialect, filter: DetailFilter, from: string, to: string, skip: number, limit: number): Promise<Buffer[] | string[]> {
   const column = TIME[filter.view]
   const page = details(db, filter, from, to).select('sections').orderBy(column).orderBy('request_id').limit(limit).offset(skip)
-  if (dialect === 'postgres') return (await page.execute()).map((r) => (typeof r.sections === 'string' ? Buffer.from(r.sections) : r.sections))
+  // PostgreSQL's rows arrive as strings (the column is text) and are given as they are: details-body.ts's encodeRows
+  // writes a JSON page's into one reused buffer, where a Buffer each was memory outside V8's heap (full collections).
+  if (dialect === 'postgres') return (await page.execute()).map((r) => r.sections.toString())
   // string_agg is group_concat's other name (SQLite 3.44 on). It takes the rows in the order the subquery delivers
   // them: a subquery with a LIMIT is neither flattened into the aggregate nor stripped of its ORDER BY, and nothing
   // stands between the two to reorder them. An ORDER BY inside the call would state it, but SQLite then sorts the
