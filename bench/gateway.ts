@@ -15,8 +15,12 @@
 // servers' capacity, each serves the same load, and their CPU per request compares what each costs without the
 // load generator's share of this machine's cores in the figure (it starves when a server's threads take more CPU).
 // BENCH_TOGETHER=1 drives both at once instead of alternating, which the request log's figures need (see below).
-import { spawn, type ChildProcess } from 'node:child_process'
-import { mkdtempSync, openSync, rmSync } from 'node:fs'
+// BENCH_PIN=1 (Linux, two cores or more) keeps each server's event loop on the last core and everything else (its
+// other threads: the request log's writer, libuv's pool, V8's helpers; and this script, the load generator) on the
+// others, set again each round before it is measured: work done off the request's path then takes no time from it.
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process'
+import { mkdtempSync, openSync, readdirSync, rmSync } from 'node:fs'
+import { availableParallelism } from 'node:os'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
@@ -43,6 +47,27 @@ const RATE = process.env['BENCH_RATE'] === undefined ? undefined : Number(proces
  * falls on both. Compare their CPU per request: their throughputs are both bounded by this one load generator.
  */
 const TOGETHER = process.env['BENCH_TOGETHER'] === '1'
+const PIN = process.env['BENCH_PIN'] === '1'
+/** Counted before pinning: pinned, this process's count is its own cores'. */
+const CORES = availableParallelism()
+if (PIN && CORES < 2) throw new Error('BENCH_PIN=1 needs two cores or more')
+
+/** BENCH_PIN: a server's main thread (its id is the process's) on the last core, its other threads and this script elsewhere. */
+function pin(pids: number[]): void {
+  const last = CORES - 1
+  const others = last === 1 ? '0' : `0-${last - 1}`
+  const set = (cpus: string, ids: number[]) => {
+    for (const id of ids) {
+      const r = spawnSync('taskset', ['-p', '-c', cpus, String(id)], { encoding: 'utf8' })
+      if (r.status !== 0) throw new Error(`taskset -p -c ${cpus} ${id}: ${r.stderr || r.error?.message}`)
+    }
+  }
+  set(others, readdirSync('/proc/self/task').map(Number))
+  for (const pid of pids) {
+    set(String(last), [pid])
+    set(others, readdirSync(`/proc/${pid}/task`).map(Number).filter((tid) => tid !== pid))
+  }
+}
 /** BENCH_VERBOSE=1 prints every round, to see the spread behind the medians. */
 const VERBOSE = process.env['BENCH_VERBOSE'] === '1'
 /** BENCH_ONLY=<substring>[,<substring>…] measures only the reads whose name contains one of them. */
@@ -216,7 +241,7 @@ if (logOff) for (const t of targets) await fetchJson(logOff.url + t.path, { head
 const raw = logOff ?? (await start('raw', { RAW_BODIES: JSON.stringify(bodies) }))
 
 try {
-  console.log(`\n${CONNECTIONS} connections${RATE ? `, ${RATE} requests a second` : ''}${TOGETHER ? ' to each server, both at once' : ''}, ${SECONDS} s each after a 2 s warm-up, 127.0.0.1, ${TARGET === 'sqlite' ? 'SQLite' : 'PostgreSQL'}, npm start's defaults, logs to ${LOG}`)
+  console.log(`\n${CONNECTIONS} connections${RATE ? `, ${RATE} requests a second` : ''}${TOGETHER ? ' to each server, both at once' : ''}${PIN ? ', event loops pinned to the last core' : ''}, ${SECONDS} s each after a 2 s warm-up, 127.0.0.1, ${TARGET === 'sqlite' ? 'SQLite' : 'PostgreSQL'}, npm start's defaults, logs to ${LOG}`)
   if (AGAINST_LOG_OFF) console.log('baseline ("raw" below): finapi with REQUEST_LOG=off on the same database; "finapi": the request log on')
   console.log('read                      raw req/s  finapi req/s  ratio   finapi p50 ms  p99 ms  (raw p99)')
   const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!
@@ -229,6 +254,7 @@ try {
         // Which load starts first changes each round: both at once, the first one started served a little more.
         if (round % 2 === 1) servers = [...servers].reverse()
         await Promise.all(servers.map((s) => drive(s.url + t.path, headers, 2, t.perRequest)))
+        if (PIN) pin(servers.map((s) => s.child.pid!))
         const before = servers.map((s) => ({ cpu: cpuSeconds(s.child.pid!), main: mainThreadCpuSeconds(s.child.pid!) }))
         const results = await Promise.all(servers.map((s) => drive(s.url + t.path, headers, SECONDS, t.perRequest)))
         return new Map(
