@@ -1,7 +1,7 @@
 // The rows of a report, read straight from the store in report order: only the requested catalog fields, the
 // ones kept in `fields` extracted by the database (SQLite's json_extract, PostgreSQL's jsonb operators on one
-// parse per row), page after page by keyset, so a report over millions of rows holds one page at a time and never
-// parses a transaction's whole JSON in JavaScript.
+// parse per row), page after page by keyset, so a report over millions of rows holds a page or two at a time and never
+// parses a transaction's whole JSON in JavaScript. On PostgreSQL two pages are read at once (twoAtOnce).
 import { sql, type RawBuilder } from 'kysely'
 import type { BulkReads, Dialect, Executor } from '../../platform/db/database.js'
 import { coreColumn, type TransactionType } from './catalog.js'
@@ -101,11 +101,19 @@ export async function* iterateReportRows(db: ReportRowSource, query: ReportRowQu
   // per field. Columns rather than one JSON array per row (json_build_array): building the array cost the server
   // about 1.3 times COPY's own time for the same columns, and arrays of columns cost the client no more than a
   // JSON.parse per row.
-  const select = (where: RawBuilder<unknown>) =>
+  const select = (where: RawBuilder<unknown>, limit: number | 'all' = pageSize) =>
     lite
-      ? sql<unknown>`select ${time}, request_id, type${lite.columns.length ? sql`, ${sql.join(lite.columns)}` : sql``} from transactions where ${where} order by ${time}, request_id limit ${pageSize}`
-      : sql<unknown>`select t, r, y, ${sql.join(postgres)} from (select ${time} as t, request_id as r, type as y, ${sql.join(usedCore(fields))}, fields::jsonb as j from transactions where ${where} order by ${time}, request_id limit ${pageSize} offset 0) page order by t, r`
+      ? sql<unknown>`select ${time}, request_id, type${lite.columns.length ? sql`, ${sql.join(lite.columns)}` : sql``} from transactions where ${where} order by ${time}, request_id limit ${limit}`
+      : sql<unknown>`select t, r, y, ${sql.join(postgres)} from (select ${time} as t, request_id as r, type as y, ${sql.join(usedCore(fields))}, fields::jsonb as j from transactions where ${where} order by ${time}, request_id limit ${limit === 'all' ? sql`all` : limit} offset 0) page order by t, r`
   const read = lite ? lite.read : (row: unknown[]) => row.slice(2) as ReportRow
+  // PostgreSQL, no filter on a field kept in the JSON (the key queries would parse every row's JSON too), and pages
+  // of at most TWO_AT_ONCE_VALUES values: two pages read at once. A wide report's pages are large (503 fields, a
+  // thousand rows: about 30 MB of values each), its time the server's own work rather than the database's, and a
+  // second page in memory took its peak RSS past 256 MB.
+  if (!lite && fields.length * pageSize <= TWO_AT_ONCE_VALUES && Object.keys(query.filters ?? {}).every((f) => coreColumn(f) !== undefined)) {
+    yield* twoAtOnce(db, select, conditions, time, query.from, pageSize, read)
+    return
+  }
   // One lower bound on the time only: with two (the window's and the page's), both databases scan the index from
   // the window's start on every page, which made a million-row report quadratic.
   const first = select(sql.join([...conditions, sql`${time} >= ${query.from}`], sql` and `)).compile(db.kysely)
@@ -130,6 +138,70 @@ export async function* iterateReportRows(db: ReportRowSource, query: ReportRowQu
     // A page at a time: one await per page, not per row.
     yield rows.map(read)
     if (!more) return
+  }
+}
+
+type Key = [time: unknown, requestId: unknown]
+/** The most values (fields × rows) a page may hold for two to be read at once. */
+const TWO_AT_ONCE_VALUES = 100_000
+
+/**
+ * PostgreSQL's pages two at a time, on two connections. Its backend spends about 15 µs a row parsing the row's JSON
+ * (`fields::jsonb`), so one page after another kept one backend busy while the server waited for it: a million
+ * rows took 1.5–1.8 times `COPY`'s time, which parses in parallel workers. Here each page's end is found first by a
+ * query of the keys alone (an index scan, no JSON: about 0.3 µs a row), so the page after it can be read while it
+ * is: page p is the rows after the key ending page p-1 up to and including the key ending page p. A page is bounded
+ * at both ends by keys, not by a count, so a row written meanwhile inside a page's range is in that page, not
+ * skipped or read twice; the last page, whose end no key query found, is read with a LIMIT and followed, if full,
+ * by more.
+ */
+async function* twoAtOnce(
+  db: ReportRowSource,
+  select: (where: RawBuilder<unknown>, limit?: number | 'all') => RawBuilder<unknown>,
+  conditions: RawBuilder<unknown>[],
+  time: RawBuilder<unknown>,
+  from: string,
+  pageSize: number,
+  read: (row: unknown[]) => ReportRow,
+): AsyncGenerator<ReportRow[]> {
+  const after = (key: Key | undefined) => (key ? [sql`${time} >= ${key[0]}`, sql`(${time} > ${key[0]} or request_id > ${key[1]})`] : [sql`${time} >= ${from}`])
+  const upTo = (key: Key) => [sql`${time} <= ${key[0]}`, sql`(${time} < ${key[0]} or request_id <= ${key[1]})`]
+  const where = (parts: RawBuilder<unknown>[]) => sql.join([...conditions, ...parts], sql` and `)
+  /** The key of the pageSize-th row after `start`: the end of the page that starts there (none: fewer rows are left). */
+  const endOf = async (start: Key | undefined): Promise<Key | undefined> => {
+    const query = sql`select ${time}, request_id from transactions where ${where(after(start))} order by ${time}, request_id offset ${sql.lit(pageSize - 1)} limit 1`
+    const [row] = await db.bulk.arrays(query.compile(db.kysely))
+    return row ? [row[0], row[1]] : undefined
+  }
+  /** The rows after `start` up to `end`; with no end, at most a page's. */
+  const rows = (start: Key | undefined, end: Key | undefined) =>
+    db.bulk.arrays((end ? select(where([...after(start), ...upTo(end)]), 'all') : select(where(after(start)))).compile(db.kysely))
+  interface Page {
+    rows: Promise<unknown[][]>
+    end: Promise<Key | undefined>
+  }
+  const open = (start: Key | undefined): Page => {
+    const end = endOf(start)
+    const page = { end, rows: end.then((e) => rows(start, e)) }
+    // A consumer that stops early leaves them unawaited.
+    page.rows.catch(() => undefined)
+    return page
+  }
+  let current = open(undefined)
+  for (;;) {
+    const end = await current.end
+    // The next page starts where this one ends: read at once, beside this one.
+    const next = end ? open(end) : undefined
+    const page = await current.rows
+    if (!next) {
+      // The last page found no end: read with a LIMIT, so if rows came meanwhile, more may follow.
+      yield page.map(read)
+      if (page.length < pageSize) return
+      current = open([page[page.length - 1]![0], page[page.length - 1]![1]])
+      continue
+    }
+    yield page.map(read)
+    current = next
   }
 }
 
