@@ -20,8 +20,7 @@
 // others, set again each round before it is measured: work done off the request's path then takes no time from it.
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process'
 import { mkdtempSync, openSync, readdirSync, rmSync } from 'node:fs'
-import { availableParallelism } from 'node:os'
-import { tmpdir } from 'node:os'
+import { availableParallelism, tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import autocannon from 'autocannon'

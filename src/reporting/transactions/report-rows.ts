@@ -184,6 +184,7 @@ async function* twoAtOnce(
     const end = endOf(start)
     const page = { end, rows: end.then((e) => rows(start, e)) }
     // A consumer that stops early leaves them unawaited.
+    page.end.catch(() => undefined)
     page.rows.catch(() => undefined)
     return page
   }
