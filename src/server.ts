@@ -62,7 +62,10 @@ export async function serve(config: Config): Promise<void> {
     flush()
     process.exit(1)
   })
-  const db = openDatabase(config.databaseUrl, { onConnectionError: (err) => logger.warn({ err }, 'database connection lost while idle; the pool replaces it') })
+  const db = openDatabase(config.databaseUrl, {
+    onConnectionError: (err) => logger.warn({ err }, 'database connection lost while idle; the pool replaces it'),
+    warn: (message) => logger.warn(message),
+  })
   const infrastructure = { db, clock: systemClock, logger }
   const services = createServices(config, infrastructure)
   await prepareDatabase(config, infrastructure, services)

@@ -3,9 +3,9 @@
 // (the table's B-tree and two indexes, SQLite's WAL; docs/benchmarks.md), which is more than the 5 % of a request's
 // the log may take. A database held in memory can only be reached through the process's own connection, so it is
 // written there; so is every batch after the thread failed (reported once), the log then costing what it did.
-import { existsSync, statSync } from 'node:fs'
 import { Worker } from 'node:worker_threads'
 import type { Db } from '../platform/db/database.js'
+import { builtScript } from '../platform/thread-script.js'
 import * as repo from './repository.js'
 import { decodeRows, type CallBatch } from './rows.js'
 import type { InMessage, OutcomeMessage, WriterThreadData } from './writer-thread.js'
@@ -28,22 +28,11 @@ export function inlineWriter(db: Pick<Db, 'kysely'>): BatchWriter {
 }
 
 /**
- * The thread's script, always compiled JavaScript: beside this file when it runs from the build, or the build's
- * (`dist/`) when it runs from the sources (the tests build first; `npm run dev` uses it once `npm run build` made it),
- * unless a source it is built from changed since: a stale thread could write rows of another shape than the table's
- * (after a pull that changed them, say). A thread cannot load TypeScript: on Node 20 neither `--import tsx` nor tsx's
- * API reaches a thread's module loader. With no build, or a stale one, batches are written on this thread, as a
- * database in memory's are.
+ * The thread's script (platform/thread-script.ts): the build's, unless a source it is built from changed since. With
+ * no build, or a stale one, batches are written on this thread, as a database in memory's are.
  */
 export function threadScript(sources = new URL('./', import.meta.url)): URL | undefined {
-  const beside = new URL('writer-thread.js', sources)
-  if (existsSync(beside)) return beside
-  const built = new URL('../../dist/request-log/', sources)
-  const fresh = THREAD_MODULES.every((name) => {
-    const js = new URL(`${name}.js`, built)
-    return existsSync(js) && statSync(js).mtimeMs >= statSync(new URL(`${name}.ts`, sources)).mtimeMs
-  })
-  return fresh ? new URL('writer-thread.js', built) : undefined
+  return builtScript(sources, 'writer-thread', THREAD_MODULES)
 }
 
 /** The modules the thread's script is built from (its own imports of this folder). */

@@ -5,6 +5,8 @@ import { dirname, resolve } from 'node:path'
 import SQLite from 'better-sqlite3'
 import { CompiledQuery, Kysely, PostgresDialect, SqliteDialect, SqliteDriver, sql, type DatabaseConnection, type Driver, type SqliteDatabase, type SqliteDialectConfig } from 'kysely'
 import pg from 'pg'
+import { builtScript } from '../thread-script.js'
+import { READER_MODULES, threadReads, type ThreadReads } from './bulk-reader.js'
 import type { Database } from './schema.js'
 
 export type Dialect = 'sqlite' | 'postgres'
@@ -43,15 +45,20 @@ export interface OpenOptions {
    * with no listener would end the process. By default a line on stderr.
    */
   onConnectionError?: (error: Error) => void
+  /**
+   * SQLite: told once when a report's pages are read on the event loop's thread for want of the reader thread (its
+   * build missing or stale, or the thread failed). By default a line on stderr.
+   */
+  warn?: (message: string) => void
 }
 
 export function openDatabase(url: string, options: OpenOptions = {}): Db {
-  if (url.startsWith('sqlite:')) return openSqlite(url.slice('sqlite:'.length))
+  if (url.startsWith('sqlite:')) return openSqlite(url.slice('sqlite:'.length), options.warn ?? ((message) => process.stderr.write(`${message}\n`)))
   if (/^postgres(ql)?:\/\//.test(url)) return openPostgres(url, options.onConnectionError ?? ((error) => process.stderr.write(`database connection lost while idle: ${error.message}\n`)))
   throw new Error(`Unsupported DATABASE_URL scheme: ${url.split(':')[0]}`)
 }
 
-function openSqlite(path: string): Db {
+function openSqlite(path: string, warn: (message: string) => void): Db {
   const inMemory = path === ':memory:'
   if (!inMemory) mkdirSync(dirname(resolve(path)), { recursive: true })
   const native = new SQLite(inMemory ? ':memory:' : resolve(path))
@@ -65,20 +72,37 @@ function openSqlite(path: string): Db {
   const db = wrap(kysely, 'sqlite')
   // Their own statements: raw mode is a statement's state, and Kysely's cached statements must keep answering objects.
   const arrayStatements = new Map<string, SQLite.Statement>()
+  const inline: BulkReads = {
+    // Kysely's connection() waits for any transaction in progress, so a bulk read never sees another's uncommitted rows.
+    arrays: (query) =>
+      kysely.connection().execute(async () => {
+        let statement = arrayStatements.get(query.sql)
+        if (!statement) {
+          statement = native.prepare(query.sql).raw(true)
+          if (arrayStatements.size >= ARRAY_STATEMENT_CACHE_SIZE) arrayStatements.delete(arrayStatements.keys().next().value!)
+          arrayStatements.set(query.sql, statement)
+        }
+        return statement.all(...query.parameters) as unknown[][]
+      }),
+  }
+  // A file's bulk reads run on a thread of its own (bulk-reader.ts), found with the first; a database in memory can
+  // only be read through this connection.
+  let reads: ThreadReads | BulkReads | undefined = inMemory ? inline : undefined
+  const bulk = (): BulkReads => {
+    if (reads) return reads
+    const script = builtScript(new URL('./', import.meta.url), 'reader-thread', READER_MODULES)
+    if (!script) warn("database: report pages are read on the event loop, the reader thread's build (dist/) being missing or older than its sources; run `npm run build`")
+    reads = script
+      ? threadReads({ path: resolve(path), script, inline, onError: (err) => warn(`database: the reader thread failed (${err.message}); report pages are read on the event loop from now on`) })
+      : inline
+    return reads
+  }
   return {
     ...db,
-    bulk: {
-      // Kysely's connection() waits for any transaction in progress, so a bulk read never sees another's uncommitted rows.
-      arrays: (query) =>
-        kysely.connection().execute(async () => {
-          let statement = arrayStatements.get(query.sql)
-          if (!statement) {
-            statement = native.prepare(query.sql).raw(true)
-            if (arrayStatements.size >= ARRAY_STATEMENT_CACHE_SIZE) arrayStatements.delete(arrayStatements.keys().next().value!)
-            arrayStatements.set(query.sql, statement)
-          }
-          return statement.all(...query.parameters) as unknown[][]
-        }),
+    bulk: { arrays: (query) => bulk().arrays(query) },
+    async close() {
+      if (reads && 'close' in reads) await reads.close()
+      await db.close()
     },
     // BEGIN IMMEDIATE takes the write lock at once (waiting up to busy_timeout for another process's); the migrator's
     // statements run on this same single connection, inside it.
