@@ -11,6 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { READER_MODULES, threadReads } from '../src/platform/db/bulk-reader.js'
 import { openDatabase, type BulkReads, type Db } from '../src/platform/db/database.js'
 import { builtScript } from '../src/platform/thread-script.js'
+import { FakeClock } from './support/harness.js'
 
 const SOURCES = new URL('../src/platform/db/', import.meta.url)
 
@@ -38,7 +39,7 @@ describe('the SQLite reader thread', () => {
   })
 
   it('answers rows as arrays, as the event loop’s connection does, with what was committed before the query', async () => {
-    const reads = threadReads({ path, script: builtScript(SOURCES, 'reader-thread', READER_MODULES)!, inline: never, onError: (err) => expect.fail(err.message) })
+    const reads = threadReads({ path, script: builtScript(SOURCES, 'reader-thread', READER_MODULES)!, inline: never, onError: (err) => expect.fail(err.message), clock: new FakeClock() })
     try {
       expect(await reads.arrays(PAGE)).toEqual([])
       await sql`insert into page values ('2026-01-02', 'b', '1.10'), ('2026-01-01', 'a', null), ('2026-01-03', 'c', '0.005'), ('2026-01-04', 'd', '7')`.execute(db.kysely)
@@ -58,7 +59,7 @@ describe('the SQLite reader thread', () => {
   })
 
   it('answers a query SQLite refuses with its error and code, goes on with the next, and can never write', async () => {
-    const reads = threadReads({ path, script: builtScript(SOURCES, 'reader-thread', READER_MODULES)!, inline: never, onError: (err) => expect.fail(err.message) })
+    const reads = threadReads({ path, script: builtScript(SOURCES, 'reader-thread', READER_MODULES)!, inline: never, onError: (err) => expect.fail(err.message), clock: new FakeClock() })
     try {
       await expect(reads.arrays(CompiledQuery.raw('select nope from page'))).rejects.toMatchObject({ message: expect.stringMatching(/no such column: nope/), code: 'SQLITE_ERROR' })
       await expect(reads.arrays(CompiledQuery.raw("delete from page where id = 'a' returning id"))).rejects.toThrow(/readonly|read-only/i)
@@ -70,11 +71,15 @@ describe('the SQLite reader thread', () => {
 
   it('ends when idle and starts again with the next query; after close, queries run on the event loop', async () => {
     const inline: BulkReads = { arrays: async () => [['inline']] }
-    const reads = threadReads({ path, script: builtScript(SOURCES, 'reader-thread', READER_MODULES)!, inline, onError: (err) => expect.fail(err.message), idleMs: 1 })
+    const clock = new FakeClock()
+    const reads = threadReads({ path, script: builtScript(SOURCES, 'reader-thread', READER_MODULES)!, inline, onError: (err) => expect.fail(err.message), clock, idleMs: 30_000 })
     const count = CompiledQuery.raw('select count(*) from page')
     expect(await reads.arrays(count)).toEqual([[4]])
-    // Long enough for the idle thread to be told to end and to exit (a thread's start and end, not the clock's).
-    await new Promise((resolve) => setTimeout(resolve, 200))
+    // Not yet idle long enough: the same thread.
+    await clock.tick(29_999)
+    expect(await reads.arrays(count)).toEqual([[4]])
+    // Idle for the whole time: told to end; the next query starts another.
+    await clock.tick(30_000)
     expect(await reads.arrays(count)).toEqual([[4]])
     await reads.close()
     expect(await reads.arrays(count)).toEqual([['inline']])
@@ -82,7 +87,7 @@ describe('the SQLite reader thread', () => {
 
   it('leaves the queries of a thread that ends to the event loop’s connection, reported once', async () => {
     const errors: Error[] = []
-    const reads = threadReads({ path, script: new URL('data:text/javascript,process.exit(3)'), inline: db.bulk, onError: (err) => errors.push(err) })
+    const reads = threadReads({ path, script: new URL('data:text/javascript,process.exit(3)'), inline: db.bulk, onError: (err) => errors.push(err), clock: new FakeClock() })
     const count = CompiledQuery.raw('select count(*) from page')
     expect(await Promise.all([reads.arrays(count), reads.arrays(count)])).toEqual([[[4]], [[4]]])
     expect(await reads.arrays(count)).toEqual([[4]])

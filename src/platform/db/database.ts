@@ -5,11 +5,13 @@ import { dirname, resolve } from 'node:path'
 import SQLite from 'better-sqlite3'
 import { CompiledQuery, Kysely, PostgresDialect, SqliteDialect, SqliteDriver, sql, type DatabaseConnection, type Driver, type SqliteDatabase, type SqliteDialectConfig } from 'kysely'
 import pg from 'pg'
+import { systemClock } from '../clock.js'
 import { builtScript } from '../thread-script.js'
-import { READER_MODULES, threadReads, type ThreadReads } from './bulk-reader.js'
+import { READER_MODULES, threadReads, type BulkReads, type ThreadReads } from './bulk-reader.js'
 import type { Database } from './schema.js'
 
 export type Dialect = 'sqlite' | 'postgres'
+export type { BulkReads }
 
 /** What repository functions take: the database handle or a transaction (the service owns the boundary). */
 export type Executor = Kysely<Database>
@@ -27,15 +29,6 @@ export interface Db {
   exclusively<T>(fn: () => Promise<T>): Promise<T>
   /** Bulk reads for reports: rows as arrays, with no object per row (see BulkReads). */
   readonly bulk: BulkReads
-}
-
-/**
- * Reads of many rows (a report's), as arrays of column values in the select list's order: no object per row, no
- * Kysely work per row. On SQLite, objects made reading a report's pages 12–24 % slower (better-sqlite3 alone, 200,000 rows).
- */
-export interface BulkReads {
-  /** One compiled query's rows. SQLite runs it when no transaction holds the connection, as Kysely's own queries. */
-  arrays(query: CompiledQuery): Promise<unknown[][]>
 }
 
 export interface OpenOptions {
@@ -93,7 +86,7 @@ function openSqlite(path: string, warn: (message: string) => void): Db {
     const script = builtScript(new URL('./', import.meta.url), 'reader-thread', READER_MODULES)
     if (!script) warn("database: report pages are read on the event loop, the reader thread's build (dist/) being missing or older than its sources; run `npm run build`")
     reads = script
-      ? threadReads({ path: resolve(path), script, inline, onError: (err) => warn(`database: the reader thread failed (${err.message}); report pages are read on the event loop from now on`) })
+      ? threadReads({ path: resolve(path), script, inline, clock: systemClock, onError: (err) => warn(`database: the reader thread failed (${err.message}); report pages are read on the event loop from now on`) })
       : inline
     return reads
   }
