@@ -69,7 +69,7 @@ describe('the SQLite reader thread', () => {
     }
   })
 
-  it('ends when idle and starts again with the next query; after close, queries run on the event loop', async () => {
+  it('ends when idle or released and starts again with the next query; after close, queries run on the event loop', async () => {
     const inline: BulkReads = { arrays: async () => [['inline']] }
     const clock = new FakeClock()
     const reads = threadReads({ path, script: builtScript(SOURCES, 'reader-thread', READER_MODULES)!, inline, onError: (err) => expect.fail(err.message), clock, idleMs: 30_000 })
@@ -80,6 +80,12 @@ describe('the SQLite reader thread', () => {
     expect(await reads.arrays(count)).toEqual([[4]])
     // Idle for the whole time: told to end; the next query starts another.
     await clock.tick(30_000)
+    expect(await reads.arrays(count)).toEqual([[4]])
+    // Released while a query is held: that query is answered; released with none: ended now, and started again.
+    const held = reads.arrays(count)
+    reads.release?.()
+    expect(await held).toEqual([[4]])
+    reads.release?.()
     expect(await reads.arrays(count)).toEqual([[4]])
     await reads.close()
     expect(await reads.arrays(count)).toEqual([['inline']])

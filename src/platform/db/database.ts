@@ -92,7 +92,7 @@ function openSqlite(path: string, warn: (message: string) => void): Db {
   }
   return {
     ...db,
-    bulk: { arrays: (query) => bulk().arrays(query) },
+    bulk: { arrays: (query) => bulk().arrays(query), release: () => reads?.release?.() },
     async close() {
       if (reads && 'close' in reads) await reads.close()
       await db.close()

@@ -89,6 +89,15 @@ export interface ReportRowSource {
 
 /** Every row of the window, in (time, request id) order, in pages of `pageSize` (the last may be empty). */
 export async function* iterateReportRows(db: ReportRowSource, query: ReportRowQuery, fields: readonly string[], pageSize = 1000): AsyncGenerator<ReportRow[]> {
+  try {
+    yield* pagesOf(db, query, fields, pageSize)
+  } finally {
+    // Done reading, or stopped early: SQLite's reader thread may end now.
+    db.bulk.release?.()
+  }
+}
+
+async function* pagesOf(db: ReportRowSource, query: ReportRowQuery, fields: readonly string[], pageSize: number): AsyncGenerator<ReportRow[]> {
   const { dialect } = db
   const time = sql.ref(TIME[query.by])
   const conditions: RawBuilder<unknown>[] = [sql`organization_id = ${query.organizationId}`, sql`${time} < ${query.to}`]
