@@ -75,7 +75,7 @@ describe('the SQLite reader thread', () => {
     const reads = threadReads({ path, script: builtScript(SOURCES, 'reader-thread', READER_MODULES)!, inline, onError: (err) => expect.fail(err.message), clock, idleMs: 30_000 })
     const count = CompiledQuery.raw('select count(*) from page')
     expect(await reads.arrays(count)).toEqual([[4]])
-    // Not yet idle long enough: the same thread.
+    // Not yet idle long enough: answered (by the thread still running).
     await clock.tick(29_999)
     expect(await reads.arrays(count)).toEqual([[4]])
     // Idle for the whole time: told to end; the next query starts another.

@@ -32,7 +32,7 @@ export interface ThreadReads extends BulkReads {
 }
 
 /** The modules the thread's script is built from (its own imports of this folder). */
-export const READER_MODULES = ['reader-thread'] as const
+export const READER_MODULES = ['reader-thread', 'statement-cache'] as const
 
 /** A thread with no query for this long ends, giving its memory back; the next query starts another. */
 const IDLE_MS = 30_000

@@ -9,6 +9,7 @@ import { systemClock } from '../clock.js'
 import { builtScript } from '../thread-script.js'
 import { READER_MODULES, threadReads, type BulkReads, type ThreadReads } from './bulk-reader.js'
 import type { Database } from './schema.js'
+import { ARRAY_STATEMENT_CACHE_SIZE, statementCache } from './statement-cache.js'
 
 export type Dialect = 'sqlite' | 'postgres'
 export type { BulkReads }
@@ -64,19 +65,10 @@ function openSqlite(path: string, warn: (message: string) => void): Db {
   const kysely = new Kysely<Database>({ dialect: new ImmediateSqliteDialect({ database: withStatementCache(native) }) })
   const db = wrap(kysely, 'sqlite')
   // Their own statements: raw mode is a statement's state, and Kysely's cached statements must keep answering objects.
-  const arrayStatements = new Map<string, SQLite.Statement>()
+  const arrayStatement = statementCache(ARRAY_STATEMENT_CACHE_SIZE, (text) => native.prepare(text).raw(true))
   const inline: BulkReads = {
     // Kysely's connection() waits for any transaction in progress, so a bulk read never sees another's uncommitted rows.
-    arrays: (query) =>
-      kysely.connection().execute(async () => {
-        let statement = arrayStatements.get(query.sql)
-        if (!statement) {
-          statement = native.prepare(query.sql).raw(true)
-          if (arrayStatements.size >= ARRAY_STATEMENT_CACHE_SIZE) arrayStatements.delete(arrayStatements.keys().next().value!)
-          arrayStatements.set(query.sql, statement)
-        }
-        return statement.all(...query.parameters) as unknown[][]
-      }),
+    arrays: (query) => kysely.connection().execute(async () => arrayStatement(query.sql).all(...query.parameters) as unknown[][]),
   }
   // A file's bulk reads run on a thread of its own (bulk-reader.ts), found with the first; a database in memory can
   // only be read through this connection.
@@ -137,28 +129,11 @@ class ImmediateSqliteDialect extends SqliteDialect {
 }
 
 const STATEMENT_CACHE_SIZE = 500
-/** Bulk reads are a few shapes of report query (fields, filters): a small cache. */
-const ARRAY_STATEMENT_CACHE_SIZE = 50
 
-/**
- * Kysely's SQLite driver prepares every query anew, which costs as much as running it. The SQL text of a query
- * builder call is the same each time (values are bound parameters), so prepared statements are reused by text.
- * Safe because better-sqlite3 runs each statement to completion synchronously.
- */
+/** Kysely's SQLite driver prepares every query anew: its statements are kept by their text (statement-cache.ts). */
 function withStatementCache(native: SQLite.Database): SqliteDatabase {
-  const cache = new Map<string, SQLite.Statement>()
-  return {
-    close: () => native.close(),
-    prepare(sqlText: string) {
-      let statement = cache.get(sqlText)
-      if (!statement) {
-        statement = native.prepare(sqlText)
-        if (cache.size >= STATEMENT_CACHE_SIZE) cache.delete(cache.keys().next().value!)
-        cache.set(sqlText, statement)
-      }
-      return statement
-    },
-  }
+  const prepare = statementCache(STATEMENT_CACHE_SIZE, (text) => native.prepare(text))
+  return { close: () => native.close(), prepare }
 }
 
 function openPostgres(url: string, onConnectionError: (error: Error) => void): Db {

@@ -4,6 +4,7 @@
 // answers each query with its rows as arrays (a statement in raw mode), or with the error, by the query's number.
 import SQLite from 'better-sqlite3'
 import { parentPort, workerData } from 'node:worker_threads'
+import { ARRAY_STATEMENT_CACHE_SIZE, statementCache } from './statement-cache.js'
 
 export interface ReaderThreadData {
   /** The database file (the server created it and set WAL mode on it). */
@@ -12,15 +13,11 @@ export interface ReaderThreadData {
 export type ReaderIn = { query: number; sql: string; parameters: readonly unknown[] } | { close: true }
 export type ReaderOut = { query: number; rows: unknown[][] } | { query: number; message: string; code?: string }
 
-/** A report's few shapes of page query (fields, filters). */
-const STATEMENT_CACHE_SIZE = 50
-
 const { path } = workerData as ReaderThreadData
 let db: SQLite.Database | undefined
-const statements = new Map<string, SQLite.Statement>()
 
-function statement(sql: string): SQLite.Statement {
-  // Opened with the first query, so that a failure is that query's answer (with its message), not the thread's end.
+// Opened with the first query, so that a failure is that query's answer (with its message), not the thread's end.
+function open(): SQLite.Database {
   if (!db) {
     db = new SQLite(path, { fileMustExist: true })
     // Reads only: a page query can never write, whatever its text.
@@ -28,14 +25,9 @@ function statement(sql: string): SQLite.Statement {
     // A checkpoint or another process's recovery may hold the file a moment.
     db.pragma('busy_timeout = 5000')
   }
-  let s = statements.get(sql)
-  if (!s) {
-    s = db.prepare(sql).raw(true)
-    if (statements.size >= STATEMENT_CACHE_SIZE) statements.delete(statements.keys().next().value!)
-    statements.set(sql, s)
-  }
-  return s
+  return db
 }
+const statement = statementCache(ARRAY_STATEMENT_CACHE_SIZE, (sql) => open().prepare(sql).raw(true))
 
 const port = parentPort!
 port.on('message', (message: ReaderIn) => {
