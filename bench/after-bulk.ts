@@ -19,6 +19,7 @@ import autocannon from 'autocannon'
 import { cpuSeconds, mainThreadCpuSeconds, settled } from './cpu.js'
 import { freePort } from './free-port.js'
 import { freshDatabase, onEachDatabase, percentile, waitFor } from './volume.js'
+import { deployedEnv } from './deployed.js'
 
 const BIN = fileURLToPath(new URL('../bin/finapi.js', import.meta.url))
 const SECONDS = Number(process.env['BENCH_SECONDS'] ?? 5)
@@ -52,7 +53,7 @@ await onEachDatabase(import.meta.url, PG_URL, async (target) => {
     // npm start's defaults, the throttle too: past its allowance most of the load is refused (429), and that path is
     // where the difference showed (with the throttle raised, the 200s of the same read did not differ).
     const throttle = process.env['BENCH_THROTTLE'] === 'raised' ? { RATE_LIMIT_PER_MINUTE: '100000000' } : {}
-    const env = { PATH: process.env['PATH'] ?? '', PORT: String(port), DATABASE_URL: database.url, ...throttle }
+    const env = { ...deployedEnv(), PATH: process.env['PATH'] ?? '', PORT: String(port), DATABASE_URL: database.url, ...throttle }
     const child = spawn(process.execPath, ['--trace-gc', ...NODE_ARGS, BIN, 'serve'], { env, stdio: ['ignore', openSync(log, 'a'), 'inherit'] })
     const server = { name, child, url: `http://127.0.0.1:${port}`, log }
     servers.push(server)

@@ -16,6 +16,7 @@ import { openDatabase } from '../src/platform/db/database.js'
 import { migrate } from '../test/support/database.js'
 import { freePort } from './free-port.js'
 import { day, freshDatabase, onEachDatabase, percentile, storeVolume, waitFor } from './volume.js'
+import { deployedEnv } from './deployed.js'
 
 const ROWS = Number(process.env['BENCH_ROWS'] ?? 1_000_000)
 const CALLS = Number(process.env['BENCH_CALLS'] ?? 100)
@@ -93,7 +94,7 @@ async function run(dialect: string) {
     const port = await freePort()
     const log = join(logDir, 'finapi.log')
     // The request log on (off by default), so that its page has calls to show: the benchmark's own.
-    const env = { PATH: process.env['PATH'] ?? '', PORT: String(port), DATABASE_URL: database.url, REQUEST_LOG: 'on' }
+    const env = { ...deployedEnv(), PATH: process.env['PATH'] ?? '', PORT: String(port), DATABASE_URL: database.url, REQUEST_LOG: 'on' }
     server = spawn(process.execPath, [BIN, 'serve'], { env, stdio: ['ignore', openSync(log, 'a'), 'inherit'] })
     const url = `http://127.0.0.1:${port}`
     await waitFor(`${url}/health/ready`, server)

@@ -30,6 +30,7 @@ import { makeJwt } from '../test/support/reporting-jwt.js'
 import { cpuSeconds, mainThreadCpuSeconds, settled } from './cpu.js'
 import { freePort } from './free-port.js'
 import { freshDatabase, onEachDatabase } from './volume.js'
+import { deployedEnv } from './deployed.js'
 
 // The sandbox's reporting client of testrest (README, "Sandbox identities"; test/support/reporting-oauth.ts).
 const MERCHANT_CLIENT = { clientId: 'testrest-reporting', secret: '8Pp0fzAtKI3DkayhQHM+snVm7+GtqaLYZaB03ZH+HAk=' }
@@ -115,7 +116,7 @@ interface Server {
 
 async function startFinapi(extra: Record<string, string> = {}): Promise<Server> {
   const port = await freePort()
-  const env = { PATH: process.env['PATH'] ?? '', PORT: String(port), DATABASE_URL, RATE_LIMIT_PER_MINUTE: '100000000', MERCHANT_API_RATE_LIMIT_PER_MINUTE: '100000000', ...extra }
+  const env = { ...deployedEnv(), PATH: process.env['PATH'] ?? '', PORT: String(port), DATABASE_URL, RATE_LIMIT_PER_MINUTE: '100000000', MERCHANT_API_RATE_LIMIT_PER_MINUTE: '100000000', ...extra }
   // BENCH_PROFILE=<dir>: a CPU profile of finapi's whole run (node --cpu-prof), written when it stops.
   const profile = process.env['BENCH_PROFILE'] ? ['--cpu-prof', '--cpu-prof-dir', process.env['BENCH_PROFILE']] : []
   const child = spawn(process.execPath, [...profile, BIN, 'serve'], { env, stdio: ['ignore', openSync(LOG, 'a'), 'inherit'] })

@@ -29,6 +29,7 @@ import { openDatabase, type Db } from '../src/platform/db/database.js'
 import { migrate } from '../test/support/database.js'
 import { freePort } from './free-port.js'
 import { day, freshDatabase, onEachDatabase, percentile, storeVolume, waitFor } from './volume.js'
+import { deployedEnv } from './deployed.js'
 
 const ROWS = Number(process.env['BENCH_ROWS'] ?? 1_000_000)
 const CALLS = Number(process.env['BENCH_CALLS'] ?? 200)
@@ -171,7 +172,7 @@ async function run(dialect: string) {
     const serve = async (bin: string, name: string): Promise<{ name: string; url: string; log: string }> => {
       const port = await freePort()
       const log = join(logs, `${children.length}.log`)
-      const env = { PATH: process.env['PATH'] ?? '', PORT: String(port), DATABASE_URL: database.url, RATE_LIMIT_PER_MINUTE: '100000000', MERCHANT_API_RATE_LIMIT_PER_MINUTE: '100000000' }
+      const env = { ...deployedEnv(), PATH: process.env['PATH'] ?? '', PORT: String(port), DATABASE_URL: database.url, RATE_LIMIT_PER_MINUTE: '100000000', MERCHANT_API_RATE_LIMIT_PER_MINUTE: '100000000' }
       const server = spawn(process.execPath, [bin, 'serve'], { env, stdio: ['ignore', openSync(log, 'a'), 'inherit'] })
       children.push(server)
       await waitFor(`http://127.0.0.1:${port}/health/ready`, server)

@@ -22,6 +22,7 @@ import { signedHeaders } from '../test/support/reporting.js'
 import { TRANSACTION_REQUEST_FIELDS } from '../src/reporting/report-definitions/transaction-request-fields.js'
 import { freePort } from './free-port.js'
 import { waitFor } from './volume.js'
+import { deployedEnv } from './deployed.js'
 
 const ROWS = Number(process.env['BENCH_ROWS'] ?? 1_000_000)
 const PG_URL = process.env['BENCH_PG_URL']
@@ -114,7 +115,7 @@ async function ours(url: string) {
   // Its log at info to a file, as a deployment's (it was LOG_LEVEL=warn to stdout before 2026-11-26); removed at the end.
   const logs = mkdtempSync(join(tmpdir(), 'finapi-bench-reports-log-'))
   const port = await freePort()
-  const child = spawn(process.execPath, [...profile, BIN, 'serve'], { env: { PATH: process.env['PATH'], MODE: 'sandbox', DATABASE_URL: url, PORT: String(port), JOBS_POLL_MS: '50', MERCHANT_API_RATE_LIMIT_PER_MINUTE: '100000000', ...(process.env['BENCH_NODE_OPTIONS'] ? { NODE_OPTIONS: process.env['BENCH_NODE_OPTIONS'] } : {}) }, stdio: ['ignore', openSync(join(logs, 'finapi.log'), 'a'), 'inherit'] })
+  const child = spawn(process.execPath, [...profile, BIN, 'serve'], { env: { ...deployedEnv(), PATH: process.env['PATH'], MODE: 'sandbox', DATABASE_URL: url, PORT: String(port), JOBS_POLL_MS: '50', MERCHANT_API_RATE_LIMIT_PER_MINUTE: '100000000', ...(process.env['BENCH_NODE_OPTIONS'] ? { NODE_OPTIONS: process.env['BENCH_NODE_OPTIONS'] } : {}) }, stdio: ['ignore', openSync(join(logs, 'finapi.log'), 'a'), 'inherit'] })
   const base = `http://127.0.0.1:${port}`
   await waitFor(`${base}/health/ready`, child)
   const call = async (method: string, path: string, body?: string, headers: Record<string, string> = {}) => {

@@ -22,6 +22,7 @@ import { SANDBOX_REPORTING_KEYS } from '../src/applications/reporting-keys/sandb
 import { cpuSeconds, settled } from './cpu.js'
 import { freePort } from './free-port.js'
 import { startReceiver } from './receiver.js'
+import { deployedEnv } from './deployed.js'
 
 const SOAK_SECONDS = Number(process.env['SOAK_SECONDS'] ?? 600)
 const PEAK_SECONDS = Number(process.env['SOAK_PEAK_SECONDS'] ?? 20)
@@ -40,6 +41,7 @@ const logFile = join(dir, 'server.log')
 async function startFinapi(): Promise<{ child: ChildProcess; url: string }> {
   const port = await freePort()
   const env = {
+    ...deployedEnv(),
     PATH: process.env['PATH'] ?? '',
     PORT: String(port),
     DATABASE_URL: process.env['SOAK_DATABASE_URL'] ?? `sqlite:${join(dir, 'soak.db')}`,

@@ -3,19 +3,21 @@
 // (migrations and the sandbox data load) and again on the database the first run left (a restart), and the peak
 // RSS (VmHWM) each had reached by then.
 // Usage: node bench/startup.mjs [path/to/bin/finapi.js] [runs]   (default: this checkout's bin, 5 runs)
-// BENCH_NODE_ARGS: node options given before the bin (e.g. --heap-growing-percent=0, to compare V8 settings).
+// BENCH_NODE_ARGS: node options given before the bin (e.g. --heap-growing-percent=0, to compare V8 settings). Every
+// build measured runs with this checkout's bin/finapi environment (deployed.js).
 import { spawn } from 'node:child_process'
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
+import { deployedEnv } from './deployed.js'
 
 const bin = process.argv[2] ?? fileURLToPath(new URL('../bin/finapi.js', import.meta.url))
 const runs = Number(process.argv[3] ?? 5)
 
 async function startOnce(databaseUrl) {
   const started = performance.now()
-  const child = spawn(process.execPath, [...(process.env.BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean), bin, 'serve'], { env: { PATH: process.env.PATH, PORT: '0', DATABASE_URL: databaseUrl, LOG_LEVEL: 'warn', PRUNE_INTERVAL_SECONDS: '0' } })
+  const child = spawn(process.execPath, [...(process.env.BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean), bin, 'serve'], { env: { ...deployedEnv(), PATH: process.env.PATH, PORT: '0', DATABASE_URL: databaseUrl, LOG_LEVEL: 'warn', PRUNE_INTERVAL_SECONDS: '0' } })
   let output = ''
   const base = await new Promise((resolve, reject) => {
     child.stdout.on('data', (d) => {

@@ -24,6 +24,7 @@ import { request } from 'undici'
 import { ACCT_KEY, OTHER_KEY, TESTREST_KEY, signedHeaders } from '../test/support/reporting.js'
 import { cpuSeconds, settled } from './cpu.js'
 import { freePort } from './free-port.js'
+import { deployedEnv } from './deployed.js'
 
 const SECONDS = Number(process.env['BENCH_SECONDS'] ?? 20)
 const PROBE_PER_SECOND = Number(process.env['BENCH_PROBE_PER_SECOND'] ?? 14)
@@ -64,7 +65,7 @@ async function flood(url: string, seconds: number, kind: string): Promise<void> 
 /** `finapi serve` from the compiled build with npm start's defaults; its log (info, one line per request) to a file. */
 async function startFinapi(dir: string, logFile: string): Promise<{ child: ChildProcess; url: string }> {
   const port = await freePort()
-  const env = { PATH: process.env['PATH'] ?? '', PORT: String(port), DATABASE_URL: `sqlite:${join(dir, 'bench.db')}`, LOG_LEVEL: 'info' }
+  const env = { ...deployedEnv(), PATH: process.env['PATH'] ?? '', PORT: String(port), DATABASE_URL: `sqlite:${join(dir, 'bench.db')}`, LOG_LEVEL: 'info' }
   const child = spawn(process.execPath, [BIN, 'serve'], { env, stdio: ['ignore', openSync(logFile, 'w'), 'inherit'] })
   const url = `http://127.0.0.1:${port}`
   for (;;) {

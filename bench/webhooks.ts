@@ -25,6 +25,7 @@ import { cpuSeconds } from './cpu.js'
 import { freePort } from './free-port.js'
 import { startReceiver } from './receiver.js'
 import { freshDatabase, waitFor as waitForReady } from './volume.js'
+import { deployedEnv } from './deployed.js'
 
 const EVENTS = Number(process.env['BENCH_EVENTS'] ?? 5_000)
 const RATE = Number(process.env['BENCH_RATE'] ?? 100)
@@ -42,7 +43,7 @@ const logs = mkdtempSync(join(tmpdir(), 'finapi-bench-webhooks-log-'))
 
 async function startFinapi(databaseUrl: string): Promise<{ child: ChildProcess; url: string }> {
   const port = await freePort()
-  const env = { PATH: process.env['PATH'] ?? '', PORT: String(port), DATABASE_URL: databaseUrl, JOBS_POLL_MS: '50', RATE_LIMIT_PER_MINUTE: '100000000', MERCHANT_API_RATE_LIMIT_PER_MINUTE: '100000000' }
+  const env = { ...deployedEnv(), PATH: process.env['PATH'] ?? '', PORT: String(port), DATABASE_URL: databaseUrl, JOBS_POLL_MS: '50', RATE_LIMIT_PER_MINUTE: '100000000', MERCHANT_API_RATE_LIMIT_PER_MINUTE: '100000000' }
   // BENCH_NODE_ARGS: e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof` to profile the server.
   const nodeArgs = (process.env['BENCH_NODE_ARGS'] ?? '').split(' ').filter(Boolean)
   const child = spawn(process.execPath, [...nodeArgs, BIN, 'serve'], { env, stdio: ['ignore', openSync(join(logs, 'finapi.log'), 'a'), 'inherit'] })

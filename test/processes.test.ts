@@ -136,6 +136,28 @@ describe('the production build', () => {
   })
 })
 
+describe('the finapi command', () => {
+  it("is npm start's: a shell script that execs the build with glibc's malloc kept to two arenas, a value given winning", async () => {
+    const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { bin: Record<string, string>; scripts: Record<string, string> }
+    expect(pkg.scripts['start']).toBe('bin/finapi serve')
+    expect(pkg.bin['finapi']).toBe('bin/finapi')
+    const environment = (pid: number) => readFileSync(`/proc/${pid}/environ`, 'utf8').split('\0')
+    for (const [given, expected] of [[undefined, '2'], ['4', '4']] as const) {
+      const server = await startFinapiServer(env(given ? { MALLOC_ARENA_MAX: given } : {}), { deployed: true })
+      try {
+        // exec: the shell's process became Node's, running the same bin script as `node bin/finapi.js serve`.
+        const argv = readFileSync(`/proc/${server.child.pid}/cmdline`, 'utf8').split('\0').filter(Boolean)
+        expect(argv.slice(1)).toEqual([fileURLToPath(new URL('../bin/finapi.js', import.meta.url)), 'serve'])
+        expect(environment(server.child.pid!)).toContain(`MALLOC_ARENA_MAX=${expected}`)
+        expect((await call(server.baseUrl, 'sandbox-key-finapi', 'GET', '/health/ready')).status).toBe(200)
+      } finally {
+        server.child.kill('SIGTERM')
+        await server.exited
+      }
+    }
+  })
+})
+
 describe('logs for people', () => {
   it('LOG_FORMAT=pretty (the default on a terminal) writes one short line per request, a refusal included, and keeps secrets out', async () => {
     const server = await startServer({ LOG_FORMAT: 'pretty' })

@@ -5,6 +5,7 @@ import type { Command } from 'commander'
 import { buildProgram } from '../../src/cli/program.js'
 
 const BIN = fileURLToPath(new URL('../../bin/finapi.js', import.meta.url))
+const DEPLOYED_BIN = fileURLToPath(new URL('../../bin/finapi', import.meta.url))
 
 export interface Finished {
   code: number | null
@@ -53,9 +54,11 @@ export interface RunningServer {
 }
 
 /** `finapi serve` on a free port; resolves once it prints the address it listens on. */
-export function startFinapiServer(env: Record<string, string>): Promise<RunningServer> {
+/** `deployed`: started as `npm start` and the `finapi` command start it (bin/finapi, the shell script that execs Node). */
+export function startFinapiServer(env: Record<string, string>, options: { deployed?: boolean } = {}): Promise<RunningServer> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [BIN, 'serve'], { env: { PATH: process.env['PATH'], ...env, PORT: '0' } })
+    const [command, args] = options.deployed ? [DEPLOYED_BIN, ['serve']] : [process.execPath, [BIN, 'serve']]
+    const child = spawn(command, args, { env: { PATH: process.env['PATH'], ...env, PORT: '0' } })
     let output = ''
     const exited = new Promise<number | null>((r) => child.on('close', r))
     const timer = setTimeout(() => reject(new Error(`server did not start:\n${output}`)), 20_000)

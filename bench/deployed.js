@@ -1,0 +1,12 @@
+// The environment a deployed `finapi serve` runs with: what bin/finapi (the `finapi` command, `npm start`) exports
+// before it starts Node, read from that script so that a benchmark, which starts bin/finapi.js itself (with Node's
+// flags of its own: --cpu-prof, --trace-gc), measures the server as it is deployed. A value in the benchmark's own
+// environment wins, as it does for the script. Plain JavaScript (types in deployed.d.ts): startup.mjs runs without tsx.
+import { readFileSync } from 'node:fs'
+
+/** `script`: the bin/finapi of the build being measured (default: this checkout's). */
+export function deployedEnv(script = new URL('../bin/finapi', import.meta.url)) {
+  const env = {}
+  for (const [, name, value] of readFileSync(script, 'utf8').matchAll(/^export (\w+)="\$\{\1:-([^}]*)\}"$/gm)) env[name] = process.env[name] ?? value
+  return env
+}
