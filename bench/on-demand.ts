@@ -55,8 +55,8 @@ function signed(path: string): Record<string, string> {
 
 /**
  * One call, timed from before it is signed until its body's last byte has arrived. The body is kept as bytes: decoding
- * a page's 2.4 MB into a string (what a client does next, not the server) took the client about 7 ms (a script, under load) and its garbage on
- * the same two cores, and was in the figures until 2026-11-27.
+ * a page's 2.4 MB into a string (what a client does next, not the server) took the client about 7 ms (a script, under
+ * load) and its garbage on the same two cores, and was in the figures until 2026-11-27.
  */
 async function get(url: string, path: string, retry = true): Promise<{ status: number; body: Buffer; ms: number }> {
   const start = performance.now()
