@@ -1,2 +1,2 @@
 /** The variables bin/finapi exports before it starts Node (see deployed.js). */
-export function deployedEnv(script?: URL | string): Record<string, string>
+export function deployedEnv(): Record<string, string>

@@ -4,9 +4,8 @@
 // environment wins, as it does for the script. Plain JavaScript (types in deployed.d.ts): startup.mjs runs without tsx.
 import { readFileSync } from 'node:fs'
 
-/** `script`: the bin/finapi of the build being measured (default: this checkout's). */
-export function deployedEnv(script = new URL('../bin/finapi', import.meta.url)) {
+export function deployedEnv() {
   const env = {}
-  for (const [, name, value] of readFileSync(script, 'utf8').matchAll(/^export (\w+)="\$\{\1:-([^}]*)\}"$/gm)) env[name] = process.env[name] ?? value
+  for (const [, name, value] of readFileSync(new URL('../bin/finapi', import.meta.url), 'utf8').matchAll(/^export (\w+)="\$\{\1:-([^}]*)\}"$/gm)) env[name] = process.env[name] ?? value
   return env
 }
