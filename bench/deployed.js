@@ -7,5 +7,7 @@ import { readFileSync } from 'node:fs'
 export function deployedEnv() {
   const env = {}
   for (const [, name, value] of readFileSync(new URL('../bin/finapi', import.meta.url), 'utf8').matchAll(/^export (\w+)="\$\{\1:-([^}]*)\}"$/gm)) env[name] = process.env[name] ?? value
+  // A script rewritten in another form must not leave the benchmarks measuring a server it no longer describes.
+  if (Object.keys(env).length === 0) throw new Error('bench/deployed.js: no `export NAME="${NAME:-value}"` line found in bin/finapi')
   return env
 }
