@@ -53,8 +53,10 @@ export interface RunningServer {
   exited: Promise<number | null>
 }
 
-/** `finapi serve` on a free port; resolves once it prints the address it listens on. */
-/** `deployed`: started as `npm start` and the `finapi` command start it (bin/finapi, the shell script that execs Node). */
+/**
+ * `finapi serve` on a free port; resolves once it prints the address it listens on. `deployed`: started as `npm start`
+ * and the `finapi` command start it (bin/finapi, the shell script that execs Node).
+ */
 export function startFinapiServer(env: Record<string, string>, options: { deployed?: boolean } = {}): Promise<RunningServer> {
   return new Promise((resolve, reject) => {
     const [command, args] = options.deployed ? [DEPLOYED_BIN, ['serve']] : [process.execPath, [BIN, 'serve']]
