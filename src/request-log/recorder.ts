@@ -1,10 +1,10 @@
-// The request log's buffer: each API call is encoded into a batch's bytes when it ends (rows.ts; no I/O on the
-// request's path), and the batches are handed to the writer (writer.ts: a thread of its own), at most `intervalMs`
-// after a batch's first call or at once when a batch is full. The timer is armed only while rows wait, on the injected clock (tests tick it). The
-// buffer is bounded: while the database cannot keep up, calls beyond `maxBuffered` are dropped and counted, so memory
-// never grows with the backlog. A batch the database refuses is dropped and counted too: this is an observation log,
-// not work, so nothing is retried and a killed process loses at most what it had buffered (one interval's calls);
-// a graceful shutdown writes them (close()).
+// The request log's buffer: each API call is kept in a batch when it ends (rows.ts; no I/O on the request's path),
+// and the batches are handed to the writer (writer.ts: a thread of its own), at most `intervalMs` after a batch's
+// first call or at once when a batch is full. The timer is armed only while rows wait, on the injected clock (tests
+// tick it). The buffer is bounded: while the database cannot keep up, calls beyond `maxBuffered` are dropped and
+// counted, so memory never grows with the backlog. A batch the database refuses is dropped and counted too: this is
+// an observation log, not work, so nothing is retried and a killed process loses at most what it had buffered (one
+// interval's calls); a graceful shutdown writes them (close()).
 import type { Clock, Timer } from '../platform/clock.js'
 import type { LabelledCounter } from '../platform/counters.js'
 import { CallBatch, type BufferedCall } from './rows.js'
@@ -75,7 +75,7 @@ export function createRecorder(deps: {
       const count = batch.count
       buffered -= count
       try {
-        await deps.writer.write(batch)
+        await deps.writer.write(batch.seal())
         outcomes.inc('written', count)
       } catch (err) {
         outcomes.inc('dropped_write_failed', count)
@@ -99,15 +99,10 @@ export function createRecorder(deps: {
         outcomes.inc('dropped_buffer_full')
         return
       }
-      current ??= new CallBatch()
-      if (!current.add(call)) {
-        // Its bytes are full before its count: the call starts the next batch (made big enough for it).
-        sealed.push(current)
-        current = new CallBatch(CallBatch.sizeOf(call))
-        current.add(call)
-      }
+      current ??= new CallBatch(batchRows)
+      current.add(call)
       buffered++
-      if (current.count >= batchRows) {
+      if (current.full) {
         sealed.push(current)
         current = undefined
       }

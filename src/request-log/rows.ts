@@ -1,9 +1,7 @@
-// A recorded call's journey to its row, shared by the event loop's thread and the writer thread: each call is encoded
-// into a batch's bytes as it ends (CallBatch), the bytes are handed to the thread whole (transferred, not copied),
-// and the thread decodes them into rows. Bytes, not an object per call: a batch waits up to a quarter of a second,
-// long enough for objects to be promoted to the old generation and collected there, and cloning a thousand objects
-// for the thread cost about 2.6 µs a call (a CPU profile of `BENCH_AGAINST=request-log npm run bench`).
-
+// A recorded call's journey to its row, shared by the event loop's thread and the writer thread: each call is kept in
+// a batch as it ends (CallBatch: its numbers in a typed array, its strings as they are, made into JSON texts a few
+// dozen calls at a time), the batch is handed to the thread (the numbers transferred, the texts copied: a few strings
+// a batch, not an object a call, which cost about 2.6 µs a call to clone), and the thread decodes it into rows.
 /** A call as buffered: its time as milliseconds, made into text only when its batch is written. */
 export interface BufferedCall {
   atMs: number
@@ -20,51 +18,64 @@ export interface BufferedCall {
 /** The columns a call's row is written with (its id is the database's: migration 0025). */
 export const COLUMNS = ['at', 'organization_id', 'method', 'path', 'status', 'duration_us', 'correlation_id', 'scheme', 'key_id'] as const
 
-/** A string's length slot that means null. */
-const NULL = 0xffff
-/** A batch's bytes unless one call needs more. */
-const BATCH_BYTES = 128 * 1024
+/** Numbers per call in a batch's `numbers`: time (ms), status, duration (µs). */
+const NUMBERS = 3
+/** Strings per call in a batch's texts, in this order: organization, method, path, correlation id, scheme, key id. */
+const STRINGS = 6
+/**
+ * Calls whose strings are made into one JSON text at a time: a call's strings are only referenced until then, a few
+ * milliseconds under load, so that they die young instead of being promoted with a batch that waits a quarter second.
+ */
+const TEXT_CALLS = 64
 
-/** Calls encoded one after another: time (float64), status (uint16), duration (uint32), then six strings, each as its UTF-8 length (uint16; NULL for null) and bytes. */
+/** A batch as handed to a writer: `count` calls' numbers, and their strings as JSON arrays. */
+export interface SealedBatch {
+  count: number
+  numbers: Float64Array
+  texts: string[]
+}
+
+/**
+ * Calls as the event loop keeps them, at the least cost on the request's path (about a tenth of what encoding each
+ * call's strings into bytes cost: docs/benchmarks.md, "The request log's cost"): the numbers in a typed array, the
+ * strings kept as they are and made into one JSON text per TEXT_CALLS calls by one native call.
+ */
 export class CallBatch {
-  buffer: Buffer
-  bytes = 0
+  readonly numbers: Float64Array
+  private readonly texts: string[] = []
+  private strings: (string | null)[] = []
   count = 0
 
-  constructor(minBytes = 0) {
-    // Its own ArrayBuffer (not the pool's), so that it can be transferred to the thread.
-    this.buffer = Buffer.allocUnsafeSlow(Math.max(BATCH_BYTES, minBytes))
+  constructor(readonly capacity: number) {
+    this.numbers = new Float64Array(capacity * NUMBERS)
   }
 
-  /** The most bytes a call can take (UTF-8 is at most 3 bytes per UTF-16 unit). */
-  static sizeOf(call: BufferedCall): number {
-    const { organizationId: o, keyId: k } = call
-    return 14 + 12 + 3 * (call.method.length + call.path.length + call.correlationId.length + call.scheme.length + (o?.length ?? 0) + (k?.length ?? 0))
+  get full(): boolean {
+    return this.count >= this.capacity
   }
 
-  /** Appends the call; false (and nothing written) when it does not fit. */
-  add(call: BufferedCall): boolean {
-    const b = this.buffer
-    if (this.bytes + CallBatch.sizeOf(call) > b.length) return false
-    let at = b.writeDoubleLE(call.atMs, this.bytes)
-    at = b.writeUInt16LE(call.status, at)
-    at = b.writeUInt32LE(Math.min(call.durationUs, 0xffffffff), at)
-    at = this.string(call.organizationId, at)
-    at = this.string(call.method, at)
-    at = this.string(call.path, at)
-    at = this.string(call.correlationId, at)
-    at = this.string(call.scheme, at)
-    at = this.string(call.keyId, at)
-    this.bytes = at
+  /** Appends the call (the caller checks `full` first). */
+  add(call: BufferedCall): void {
+    const at = this.count * NUMBERS
+    this.numbers[at] = call.atMs
+    this.numbers[at + 1] = call.status
+    this.numbers[at + 2] = Math.min(call.durationUs, 0xffffffff)
+    const s = this.strings
+    s.push(call.organizationId, call.method, call.path, call.correlationId, call.scheme, call.keyId)
     this.count++
-    return true
+    if (s.length >= TEXT_CALLS * STRINGS) this.text()
   }
 
-  private string(value: string | null, at: number): number {
-    if (value === null) return this.buffer.writeUInt16LE(NULL, at)
-    const n = this.buffer.write(value, at + 2, 'utf8')
-    this.buffer.writeUInt16LE(n, at)
-    return at + 2 + n
+  /** The batch for a writer: its last strings made into text too. The batch is not added to after. */
+  seal(): SealedBatch {
+    this.text()
+    return { count: this.count, numbers: this.numbers, texts: this.texts }
+  }
+
+  private text(): void {
+    if (this.strings.length === 0) return
+    this.texts.push(JSON.stringify(this.strings))
+    this.strings = []
   }
 }
 
@@ -81,48 +92,30 @@ export type RowValues = [
   keyId: string | null,
 ]
 
-/** A byte beyond ASCII, as Latin-1 reads it. */
-const NOT_ASCII = /[\u0080-\u00ff]/
-
 /**
- * The rows of a batch's bytes (`bytes` of them written), in the order the calls ended (the database numbers them in
- * that order as it appends them). Straight to the values bound, with no object per call, and each string read as
- * Latin-1 unless it holds a byte beyond ASCII (then as UTF-8): the writer thread's own CPU is taken from the cores the
- * API shares, and this halved its decoding (about 1.0 µs a call to 0.55 in a script of 1,000-call batches).
+ * The rows of a batch, in the order the calls ended (the database numbers them in that order as it appends them),
+ * straight to the values bound, with no object per call.
  */
-export function decodeRows(buffer: Buffer, bytes: number): RowValues[] {
+export function decodeRows(batch: SealedBatch): RowValues[] {
+  const { numbers } = batch
   const rows: RowValues[] = []
-  let at = 0
-  const string = (): string | null => {
-    const n = buffer.readUInt16LE(at)
-    at += 2
-    if (n === NULL) return null
-    let value = buffer.toString('latin1', at, at + n)
-    if (NOT_ASCII.test(value)) value = buffer.toString('utf8', at, at + n)
-    at += n
-    return value
-  }
   // The time's text up to its milliseconds, kept for the second it belongs to: a batch's calls share a few seconds.
   let second = Number.NaN
   let prefix = ''
-  while (at < bytes) {
-    const atMs = Math.floor(buffer.readDoubleLE(at))
-    const status = buffer.readUInt16LE(at + 8)
-    const durationUs = buffer.readUInt32LE(at + 10)
-    at += 14
-    const s = Math.floor(atMs / 1000)
-    if (s !== second) {
-      second = s
-      prefix = new Date(s * 1000).toISOString().slice(0, -4)
+  let call = 0
+  for (const text of batch.texts) {
+    const s = JSON.parse(text) as (string | null)[]
+    for (let i = 0; i < s.length; i += STRINGS, call++) {
+      const atMs = Math.floor(numbers[call * NUMBERS]!)
+      const sec = Math.floor(atMs / 1000)
+      if (sec !== second) {
+        second = sec
+        prefix = new Date(sec * 1000).toISOString().slice(0, -4)
+      }
+      const time = `${prefix}${String(atMs - sec * 1000).padStart(3, '0')}Z`
+      rows.push([time, s[i] as string | null, s[i + 1]!, s[i + 2]!, numbers[call * NUMBERS + 1]!, numbers[call * NUMBERS + 2]!, s[i + 3]!, s[i + 4]!, s[i + 5] as string | null])
     }
-    const time = `${prefix}${String(atMs - s * 1000).padStart(3, '0')}Z`
-    const organizationId = string()
-    const method = string()!
-    const path = string()!
-    const correlationId = string()!
-    const scheme = string()!
-    const keyId = string()
-    rows.push([time, organizationId, method, path, status, durationUs, correlationId, scheme, keyId])
   }
+  if (call !== batch.count) throw new Error(`a request log batch of ${batch.count} calls held the strings of ${call}`)
   return rows
 }

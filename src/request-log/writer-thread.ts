@@ -9,8 +9,8 @@ export interface WriterThreadData {
   /** DATABASE_URL: `sqlite:<file>` or a PostgreSQL URL. */
   url: string
 }
-/** A batch: its number (for the answer), its bytes (CallBatch's, transferred) and how many of them are written. */
-export type InMessage = { batch: number; bytes: ArrayBuffer; length: number } | { close: true }
+/** A batch: its number (for the answer) and its calls (rows.ts's SealedBatch; the numbers' buffer transferred). */
+export type InMessage = { batch: number; count: number; numbers: ArrayBuffer; texts: string[] } | { close: true }
 export type OutcomeMessage = { batch: number; ok: true } | { batch: number; ok: false; message: string; stack?: string }
 
 /** Rows per SQLite transaction: the write lock is held for one chunk at a time, so the server's own writes wait little. */
@@ -115,7 +115,7 @@ port.on('message', (message: InMessage) => {
   queue = queue.then(async () => {
     let outcome: OutcomeMessage
     try {
-      await writer.write(decodeRows(Buffer.from(message.bytes, 0, message.length), message.length))
+      await writer.write(decodeRows({ count: message.count, numbers: new Float64Array(message.numbers), texts: message.texts }))
       outcome = { batch: message.batch, ok: true }
     } catch (err) {
       const e = err instanceof Error ? err : new Error(String(err))

@@ -7,22 +7,22 @@ import { Worker } from 'node:worker_threads'
 import type { Db } from '../platform/db/database.js'
 import { builtScript } from '../platform/thread-script.js'
 import * as repo from './repository.js'
-import { decodeRows, type CallBatch } from './rows.js'
+import { decodeRows, type SealedBatch } from './rows.js'
 import type { InMessage, OutcomeMessage, WriterThreadData } from './writer-thread.js'
 
 export interface BatchWriter {
   /**
    * Resolves once the batch is committed (a reader that flushed then sees it), rejects if the database refused it. The
-   * batch's bytes may be handed to the thread: the caller does not touch the batch again.
+   * batch's numbers may be transferred to the thread: the caller does not touch the batch again.
    */
-  write(batch: CallBatch): Promise<void>
+  write(batch: SealedBatch): Promise<void>
   /** After the last write: ends the thread and its connection. */
   close(): Promise<void>
 }
 
 export function inlineWriter(db: Pick<Db, 'kysely'>): BatchWriter {
   return {
-    write: (batch) => repo.insertMany(db.kysely, decodeRows(batch.buffer, batch.bytes)),
+    write: (batch) => repo.insertMany(db.kysely, decodeRows(batch)),
     close: async () => undefined,
   }
 }
@@ -92,9 +92,9 @@ export function threadWriter(deps: {
       const number = next++
       return new Promise<void>((resolve, reject) => {
         pending.set(number, { resolve, reject })
-        const bytes = batch.buffer.buffer as ArrayBuffer
-        const message: InMessage = { batch: number, bytes, length: batch.bytes }
-        w.postMessage(message, [bytes])
+        const numbers = batch.numbers.buffer as ArrayBuffer
+        const message: InMessage = { batch: number, count: batch.count, numbers, texts: batch.texts }
+        w.postMessage(message, [numbers])
       })
     },
     async close() {

@@ -1,7 +1,8 @@
-// The request log's writer: a call's bytes (CallBatch) decode to exactly what was recorded, a batch is written by a
+// The request log's writer: a batch of calls (CallBatch) decodes to exactly what was recorded, a batch is written by a
 // thread of its own with its own connection (SQLite or PostgreSQL, whichever the tests run on) and is visible to the
 // server's connection once written, and a thread that cannot write reports why once and hands its later batches to
 // the writer on the event loop's thread.
+import { createHash } from 'node:crypto'
 import { existsSync, mkdirSync, mkdtempSync, rmSync, utimesSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -32,16 +33,16 @@ const call = (over: Partial<BufferedCall> = {}): BufferedCall => ({
   ...over,
 })
 const batchOf = (...calls: BufferedCall[]) => {
-  const batch = new CallBatch()
-  for (const c of calls) expect(batch.add(c)).toBe(true)
-  return batch
+  const batch = new CallBatch(calls.length)
+  for (const c of calls) batch.add(c)
+  return batch.seal()
 }
 /** What a call's row is written with. */
 const valuesOf = (c: BufferedCall): RowValues => [new Date(Math.floor(c.atMs)).toISOString(), c.organizationId, c.method, c.path, c.status, c.durationUs, c.correlationId, c.scheme, c.keyId]
 const rows = (prefix: string) => t.db.kysely.selectFrom('request_log').selectAll().where('correlation_id', 'like', `${prefix}%`).orderBy('id').execute()
 
-describe('a batch of calls as bytes', () => {
-  it('decodes to the calls recorded: nulls, text beyond ASCII, the longest path, large numbers, times across seconds', () => {
+describe('a batch of calls', () => {
+  it('decodes to the calls recorded: nulls, text beyond ASCII and JSON\'s own characters, the longest path, large numbers, times across seconds', () => {
     const calls = [
       call(),
       call({ organizationId: null, keyId: 'key-ü-→', path: `/v2/${'p'.repeat(2048)}`, status: 599, durationUs: 4_000_000_000, correlationId: 'w'.repeat(128) }),
@@ -51,30 +52,37 @@ describe('a batch of calls as bytes', () => {
       call({ atMs: Date.parse('2026-11-26T06:00:01.007Z') }),
       call({ atMs: Date.parse('2026-11-26T06:00:00.001Z') }),
       call({ atMs: -1 }),
+      call({ path: '/v2/a"b\\c\u0000d\ne],[null', organizationId: '","', keyId: '' }),
     ]
     const batch = batchOf(...calls)
     expect(batch.count).toBe(calls.length)
-    const rows = decodeRows(batch.buffer, batch.bytes)
+    const rows = decodeRows(batch)
     expect(rows).toEqual(calls.map(valuesOf))
-    expect(rows.map((r) => r[0]).slice(3)).toEqual(['2026-11-26T06:00:00.999Z', '2026-11-26T06:00:01.000Z', '2026-11-26T06:00:01.007Z', '2026-11-26T06:00:00.001Z', '1969-12-31T23:59:59.999Z'])
+    expect(rows.map((r) => r[0]).slice(3, 8)).toEqual(['2026-11-26T06:00:00.999Z', '2026-11-26T06:00:01.000Z', '2026-11-26T06:00:01.007Z', '2026-11-26T06:00:00.001Z', '1969-12-31T23:59:59.999Z'])
     expect(rows[1]![8]).toBe('key-ü-→')
+    expect(rows[1]![5]).toBe(4_000_000_000)
     expect(rows[3]![3]).toBe('/reporting/v3/reports?name=été')
     expect(rows[4]![8]).toBe('ÿ')
+    expect(rows[8]).toEqual([rows[0]![0], '","', 'GET', '/v2/a"b\\c\u0000d\ne],[null', 200, 1234, 'writer-1', 'http_signature', ''])
   })
 
-  it('refuses a call that does not fit, leaving what it holds intact', () => {
-    const batch = new CallBatch()
-    const big = call({ path: `/v2/${'x'.repeat(2040)}` })
-    let added = 0
-    while (batch.add(big)) added++
-    expect(added).toBeGreaterThan(5)
-    expect(batch.count).toBe(added)
-    expect(decodeRows(batch.buffer, batch.bytes)).toHaveLength(added)
-    // A batch made for one call takes it, however large.
-    const huge = call({ keyId: 'k'.repeat(60_000) })
-    const roomy = new CallBatch(CallBatch.sizeOf(huge))
-    expect(roomy.add(huge)).toBe(true)
-    expect(decodeRows(roomy.buffer, roomy.bytes)).toEqual([valuesOf(huge)])
+  it('keeps a full batch\'s calls in order across its texts, and says when it is full', () => {
+    const batch = new CallBatch(1000)
+    const calls = Array.from({ length: 1000 }, (_, i) => call({ correlationId: `c${i}`, status: 200 + (i % 300), durationUs: i, organizationId: i % 2 ? null : `org-${i}` }))
+    for (const c of calls) {
+      expect(batch.full).toBe(false)
+      batch.add(c)
+    }
+    expect(batch.full).toBe(true)
+    const sealed = batch.seal()
+    // Its strings were made into texts as it filled, not kept as a thousand calls' strings.
+    expect(sealed.texts.length).toBeGreaterThan(10)
+    expect(decodeRows(sealed)).toEqual(calls.map(valuesOf))
+  })
+
+  it('refuses to decode a batch whose numbers and strings disagree', () => {
+    const sealed = batchOf(call(), call())
+    expect(() => decodeRows({ ...sealed, count: 3 })).toThrow('a request log batch of 3 calls held the strings of 2')
   })
 })
 
@@ -83,7 +91,7 @@ describe('the writer thread', () => {
     expect(threadScript()).toBeDefined()
   })
 
-  it("from the sources, is the build's only while no source it is built from is newer (a stale thread writes on this one)", () => {
+  it("from the sources, is the build's only while no source it is built from changed since (a stale thread writes on this one)", () => {
     const root = mkdtempSync(join(tmpdir(), 'finapi-thread-'))
     onTestFinished(() => rmSync(root, { recursive: true, force: true }))
     const src = join(root, 'src', 'request-log')
@@ -107,6 +115,22 @@ describe('the writer thread', () => {
       utimesSync(join(src, `${name}.ts`), 2_000_000_060, 2_000_000_060)
       expect(threadScript(sources), name).toBeUndefined()
     }
+    // Touched since the build but the very text it compiled (its record's SHA-256): the build's, which a build would
+    // not rewrite (tsc is incremental); a text it did not compile is a change.
+    const record = (texts: string[]) =>
+      writeFileSync(join(root, 'dist', '.tsbuildinfo'), JSON.stringify({ fileNames: THREAD_MODULES.map((n) => `../src/request-log/${n}.ts`), fileInfos: texts.map((text) => ({ version: createHash('sha256').update(text).digest('hex'), signature: 'x' })) }))
+    built(2_000_000_000)
+    for (const name of THREAD_MODULES) utimesSync(join(src, `${name}.ts`), 2_000_000_060, 2_000_000_060)
+    expect(threadScript(sources)).toBeUndefined()
+    record(THREAD_MODULES.map(() => ''))
+    expect(threadScript(sources)?.href).toBe(pathToFileURL(join(dist, 'writer-thread.js')).href)
+    writeFileSync(join(src, 'rows.ts'), 'export const changed = 1\n')
+    utimesSync(join(src, 'rows.ts'), 2_000_000_060, 2_000_000_060)
+    expect(threadScript(sources)).toBeUndefined()
+    record(THREAD_MODULES.map((n) => (n === 'rows' ? 'export const changed = 1\n' : '')))
+    expect(threadScript(sources)?.href).toBe(pathToFileURL(join(dist, 'writer-thread.js')).href)
+    writeFileSync(join(root, 'dist', '.tsbuildinfo'), 'not json')
+    expect(threadScript(sources)).toBeUndefined()
     // Running from the build itself: the script beside it.
     writeFileSync(join(src, 'writer-thread.js'), '')
     expect(threadScript(sources)?.href).toBe(pathToFileURL(join(src, 'writer-thread.js')).href)
