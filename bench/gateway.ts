@@ -18,6 +18,10 @@
 // BENCH_PIN=1 (Linux, two cores or more) keeps each server's event loop on the last core and everything else (its
 // other threads: the request log's writer, libuv's pool, V8's helpers; and this script, the load generator) on the
 // others, set again each round before it is measured: work done off the request's path then takes no time from it.
+// BENCH_PIN=apart (with BENCH_TOGETHER=1) gives each server's event loop a core of its own instead, the two swapping
+// cores each round, and leaves every other thread and this script free: pinned to one core, the two event loops took
+// turns on it and each found the caches full of the other's data, which made every line of code dearer (the request
+// log's own functions about ten times what a script measures them at; docs/benchmarks.md, "The request log's cost").
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process'
 import { mkdtempSync, openSync, readdirSync, rmSync } from 'node:fs'
 import { availableParallelism, tmpdir } from 'node:os'
@@ -47,7 +51,8 @@ const RATE = process.env['BENCH_RATE'] === undefined ? undefined : Number(proces
  * falls on both. Compare their CPU per request: their throughputs are both bounded by this one load generator.
  */
 const TOGETHER = process.env['BENCH_TOGETHER'] === '1'
-const PIN = process.env['BENCH_PIN'] === '1'
+const PIN = process.env['BENCH_PIN'] === '1' || process.env['BENCH_PIN'] === 'apart'
+const APART = process.env['BENCH_PIN'] === 'apart'
 /** Counted before pinning: pinned, this process's count is its own cores'. */
 const CORES = availableParallelism()
 if (PIN && CORES < 2) throw new Error('BENCH_PIN=1 needs two cores or more')
@@ -61,6 +66,15 @@ function pin(pids: number[]): void {
       const r = spawnSync('taskset', ['-p', '-c', cpus, String(id)], { encoding: 'utf8' })
       if (r.status !== 0) throw new Error(`taskset -p -c ${cpus} ${id}: ${r.stderr || r.error?.message}`)
     }
+  }
+  if (APART) {
+    const all = `0-${last}`
+    set(all, readdirSync('/proc/self/task').map(Number))
+    pids.forEach((pid, i) => {
+      set(String(i % CORES), [pid])
+      set(all, readdirSync(`/proc/${pid}/task`).map(Number).filter((tid) => tid !== pid))
+    })
+    return
   }
   set(others, readdirSync('/proc/self/task').map(Number))
   for (const pid of pids) {
@@ -241,7 +255,7 @@ if (logOff) for (const t of targets) await fetchJson(logOff.url + t.path, { head
 const raw = logOff ?? (await start('raw', { RAW_BODIES: JSON.stringify(bodies) }))
 
 try {
-  console.log(`\n${CONNECTIONS} connections${RATE ? `, ${RATE} requests a second` : ''}${TOGETHER ? ' to each server, both at once' : ''}${PIN ? ', event loops pinned to the last core' : ''}, ${SECONDS} s each after a 2 s warm-up, 127.0.0.1, ${TARGET === 'sqlite' ? 'SQLite' : 'PostgreSQL'}, npm start's defaults, logs to ${LOG}`)
+  console.log(`\n${CONNECTIONS} connections${RATE ? `, ${RATE} requests a second` : ''}${TOGETHER ? ' to each server, both at once' : ''}${APART ? ', event loops pinned to a core each (swapped each round)' : PIN ? ', event loops pinned to the last core' : ''}, ${SECONDS} s each after a 2 s warm-up, 127.0.0.1, ${TARGET === 'sqlite' ? 'SQLite' : 'PostgreSQL'}, npm start's defaults, logs to ${LOG}`)
   if (AGAINST_LOG_OFF) console.log('baseline ("raw" below): finapi with REQUEST_LOG=off on the same database; "finapi": the request log on')
   console.log('read                      raw req/s  finapi req/s  ratio   finapi p50 ms  p99 ms  (raw p99)')
   const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!
