@@ -2,6 +2,7 @@
 // a batch as it ends (CallBatch: its numbers in a typed array, its strings as they are, made into JSON texts a few
 // dozen calls at a time), the batch is handed to the thread (the numbers transferred, the texts copied: a few strings
 // a batch, not an object a call, which cost about 2.6 µs a call to clone), and the thread decodes it into rows.
+
 /** A call as buffered: its time as milliseconds, made into text only when its batch is written. */
 export interface BufferedCall {
   atMs: number
@@ -36,8 +37,8 @@ export interface SealedBatch {
 }
 
 /**
- * Calls as the event loop keeps them, at the least cost on the request's path (about a tenth of what encoding each
- * call's strings into bytes cost: docs/benchmarks.md, "The request log's cost"): the numbers in a typed array, the
+ * Calls as the event loop keeps them, at the least cost on the request's path (about half of what writing each call's
+ * strings into a batch's bytes cost: docs/benchmarks.md, "The request log's cost"): the numbers in a typed array, the
  * strings kept as they are and made into one JSON text per TEXT_CALLS calls by one native call.
  */
 export class CallBatch {
