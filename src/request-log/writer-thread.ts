@@ -15,6 +15,11 @@ export type OutcomeMessage = { batch: number; ok: true } | { batch: number; ok: 
 
 /** Rows per SQLite transaction: the write lock is held for one chunk at a time, so the server's own writes wait little. */
 const SQLITE_CHUNK = 250
+/**
+ * Rows per SQLite INSERT (450 parameters, under SQLite's 32,766): a statement run per row cost the thread 3.9–4.5 µs
+ * of CPU a row, one per 50 rows 2.9–3.5 (a script of 300,000 rows into the table and its two indexes, three rounds).
+ */
+const SQLITE_ROWS_PER_INSERT = 50
 
 interface Writer {
   write(rows: RowValues[]): Promise<void>
@@ -33,9 +38,20 @@ async function sqliteWriter(path: string): Promise<Writer> {
     // The server's connection set WAL mode on the file; a CLI command or the server may hold the write lock a moment.
     db.pragma('busy_timeout = 5000')
     db.pragma('synchronous = NORMAL')
-    const insert = db.prepare(`INSERT INTO request_log (${COLUMNS.join(', ')}) VALUES (${COLUMNS.map(() => '?').join(', ')})`)
+    const values = `(${COLUMNS.map(() => '?').join(', ')})`
+    const insert = (rows: number) => db!.prepare(`INSERT INTO request_log (${COLUMNS.join(', ')}) VALUES ${Array.from({ length: rows }, () => values).join(', ')}`)
+    const insertOne = insert(1)
+    const insertMany = insert(SQLITE_ROWS_PER_INSERT)
+    // One array of parameters, filled in place for each statement (Array.prototype.flat took back what it saved).
+    const parameters: RowValues[number][] = new Array(SQLITE_ROWS_PER_INSERT * COLUMNS.length)
     return db.transaction((rows: RowValues[]) => {
-      for (const r of rows) insert.run(r)
+      let at = 0
+      for (; at + SQLITE_ROWS_PER_INSERT <= rows.length; at += SQLITE_ROWS_PER_INSERT) {
+        let p = 0
+        for (let r = at; r < at + SQLITE_ROWS_PER_INSERT; r++) for (const value of rows[r]!) parameters[p++] = value
+        insertMany.run(parameters)
+      }
+      for (; at < rows.length; at++) insertOne.run(rows[at])
     })
   }
   return {

@@ -153,6 +153,12 @@ describe('the writer thread', () => {
     const ids = written.map((r) => Number(r.id))
     expect(ids.every((id, i) => Number.isInteger(id) && (i === 0 || id > ids[i - 1]!))).toBe(true)
     expect(written[0]).toMatchObject({ at: '2026-11-26T06:00:00.123Z', method: 'GET', path: '/reporting/v3/reports?name=%C3%A9t%C3%A9', status: 200, duration_us: 1234, scheme: 'http_signature', key_id: null })
+    // A batch larger than one statement's rows (SQLite writes 50 rows an INSERT, the rest one by one): every call, in order.
+    const many = Array.from({ length: 123 }, (_, i) => call({ correlationId: `thread-b${String(i).padStart(3, '0')}`, status: 200 + i, durationUs: i, organizationId: i % 7 ? 'testrest' : null, keyId: i % 5 ? null : `key-${i}` }))
+    await writer.write(batchOf(...many))
+    const manyWritten = await rows('thread-b')
+    expect(manyWritten.map((r) => [r.correlation_id, r.organization_id, r.status, r.duration_us, r.key_id])).toEqual(many.map((c) => [c.correlationId, c.organizationId, c.status, c.durationUs, c.keyId]))
+    expect(manyWritten.every((r, i) => i === 0 || Number(r.id) > Number(manyWritten[i - 1]!.id))).toBe(true)
     await writer.close()
     // Closed, a late batch is written on the event loop's thread.
     await expect(writer.write(batchOf(call({ correlationId: 'thread-late' })))).rejects.toThrow('the fallback was used')
