@@ -55,7 +55,9 @@ const PIN = process.env['BENCH_PIN'] === '1' || process.env['BENCH_PIN'] === 'ap
 const APART = process.env['BENCH_PIN'] === 'apart'
 /** Counted before pinning: pinned, this process's count is its own cores'. */
 const CORES = availableParallelism()
-if (PIN && CORES < 2) throw new Error('BENCH_PIN=1 needs two cores or more')
+if (PIN && CORES < 2) throw new Error('BENCH_PIN needs two cores or more')
+// Alone, each server would be pinned to the first core in turn: the comparison needs both at once.
+if (APART && !TOGETHER) throw new Error('BENCH_PIN=apart needs BENCH_TOGETHER=1')
 
 /** BENCH_PIN: a server's main thread (its id is the process's) on the last core, its other threads and this script elsewhere. */
 function pin(pids: number[]): void {
