@@ -13,6 +13,17 @@ describe('redactUrl', () => {
     expect(redactUrl('/x?token%zz=1&key')).toBe('/x?token%zz=[redacted]&key=[redacted]')
     expect(redactUrl('/v2/accounts')).toBe('/v2/accounts')
   })
+
+  it('answers the same URL twice in a row with its own mask, and the next URL with its own', () => {
+    const secret = '/oauth2/v3/token?client_secret=s1'
+    expect(redactUrl(secret)).toBe('/oauth2/v3/token?client_secret=[redacted]')
+    expect(redactUrl(secret)).toBe('/oauth2/v3/token?client_secret=[redacted]')
+    // Equal text built apart (another request's string) is the same URL.
+    expect(redactUrl(['/oauth2/v3/token?client', 'secret=s1'].join('_'))).toBe('/oauth2/v3/token?client_secret=[redacted]')
+    expect(redactUrl('/oauth2/v3/token?client_secret=s2&v=1')).toBe('/oauth2/v3/token?client_secret=[redacted]&v=1')
+    expect(redactUrl('/v2/accounts?v=1')).toBe('/v2/accounts?v=1')
+    expect(redactUrl(secret)).toBe('/oauth2/v3/token?client_secret=[redacted]')
+  })
 })
 
 describe('accessLogger', () => {

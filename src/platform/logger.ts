@@ -57,10 +57,25 @@ function isSecretName(rawName: string): boolean {
   return verdict
 }
 
+/**
+ * The last URL masked and its mask: each request's URL is masked twice as it ends (its request log row, then its log
+ * line), one right after the other. The raw URL (a secret in its query, perhaps) stays in memory until the next
+ * request's replaces it, as it did in the request; only the mask is ever written.
+ */
+let lastUrl = ''
+let lastRedacted = ''
+
 /** The URL with the value of every secret query parameter masked; the path is kept as it is. */
 export function redactUrl(url: string): string {
   const q = url.indexOf('?')
   if (q === -1) return url
+  if (url === lastUrl) return lastRedacted
+  lastRedacted = maskQuery(url, q)
+  lastUrl = url
+  return lastRedacted
+}
+
+function maskQuery(url: string, q: number): string {
   const pairs = url.slice(q + 1).split('&')
   let masked = false
   for (let i = 0; i < pairs.length; i++) {
