@@ -135,7 +135,9 @@ async function startFinapi(extra: Record<string, string> = {}): Promise<Server> 
   const env = { ...deployedEnv(), PATH: process.env['PATH'] ?? '', PORT: String(port), DATABASE_URL, RATE_LIMIT_PER_MINUTE: '100000000', MERCHANT_API_RATE_LIMIT_PER_MINUTE: '100000000', ...extra }
   // BENCH_PROFILE=<dir>: a CPU profile of finapi's whole run (node --cpu-prof), written when it stops.
   const profile = process.env['BENCH_PROFILE'] ? ['--cpu-prof', '--cpu-prof-dir', process.env['BENCH_PROFILE']] : []
-  const child = spawn(process.execPath, [...profile, BIN, 'serve'], { env, stdio: ['ignore', openSync(LOG, 'a'), 'inherit'] })
+  // BENCH_NODE_ARGS: more of node's flags for finapi (say --perf-basic-prof, for `perf record` of the process).
+  const nodeArgs = (process.env['BENCH_NODE_ARGS'] ?? '').split(' ').filter(Boolean)
+  const child = spawn(process.execPath, [...nodeArgs, ...profile, BIN, 'serve'], { env, stdio: ['ignore', openSync(LOG, 'a'), 'inherit'] })
   children.push(child)
   const url = `http://127.0.0.1:${port}`
   for (;;) {
