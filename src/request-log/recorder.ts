@@ -64,12 +64,18 @@ export function createRecorder(deps: {
     })
   }
 
+  /**
+   * Writes the full batches and the one being filled when it was called. Calls that end while a batch is written go
+   * into a new batch that waits for its own interval (armed by its first call) or until it is full: taken each time a
+   * write ended, under load a batch held only the calls of one write's round trip to the thread, a few, so that the
+   * per-batch costs (the thread's message and answer, a transaction, the numbers' 24 KB) fell on every few calls.
+   */
   async function drain(): Promise<void> {
+    if (current) {
+      sealed.push(current)
+      current = undefined
+    }
     for (;;) {
-      if (current) {
-        sealed.push(current)
-        current = undefined
-      }
       const batch = sealed.shift()
       if (!batch) return
       const count = batch.count
@@ -91,6 +97,8 @@ export function createRecorder(deps: {
       writing = undefined
     })
     await writing
+    // A batch filled as the last write ended found `writing` still set and armed nothing: it is written now.
+    if (sealed.length > 0) arm(0)
   }
 
   return {
