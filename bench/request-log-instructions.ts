@@ -85,7 +85,7 @@ async function startFinapi(requestLog: 'on' | 'off', underValgrind: string | und
   const jobs = underValgrind === undefined ? {} : { JOBS_POLL_MS: '0', PRUNE_INTERVAL_SECONDS: '0' }
   const env = { ...deployedEnv(), PATH: process.env['PATH'] ?? '', PORT: String(port), DATABASE_URL: database.url, RATE_LIMIT_PER_MINUTE: '100000000', MERCHANT_API_RATE_LIMIT_PER_MINUTE: '100000000', REQUEST_LOG: requestLog, ...jobs }
   const out = underValgrind === undefined ? undefined : join(work, `cg.${underValgrind}`)
-  // Counting starts off (--instr-atstart=no: start-up and warm-up run at a tenth of valgrind's instrumented cost);
+  // Counting starts off (--instr-atstart=no: start-up and warm-up run much faster than when counted);
   // one count per thread, so the event loop's is apart from the writer's and V8's helpers'.
   const command = out === undefined ? [process.execPath, BIN, 'serve'] : ['valgrind', '--tool=callgrind', '--instr-atstart=no', '--separate-threads=yes', `--callgrind-out-file=${out}`, process.execPath, BIN, 'serve']
   const child = spawn(command[0]!, command.slice(1), { env, stdio: ['ignore', openSync(LOG, 'a'), openSync(join(work, 'valgrind.log'), 'a')] })
