@@ -11,11 +11,12 @@
 // in its own processes, is not counted.
 //
 // Under valgrind the server runs about fifty times slower and its threads take turns on one core, so a read's
-// counted window lasts seconds, and what the server does on its timers meanwhile (the job poll, the deadline sweep,
-// the settings poll: about 7 million instructions a second on the event loop, idle) would be charged to the
-// requests, the more so the slower the run: the log-on server, slower under valgrind for its writer thread's turns,
-// was charged about 10,000 instructions a request more of it. So each read's count is followed by one of an idle
-// spell, whose rate is taken off. What it does not count: the kernel's side of each request (its socket reads and
+// counted window lasts seconds, and what the server does on its timers meanwhile would be charged to the requests,
+// the more so the slower the run: the log-on server, slower under valgrind for its writer thread's turns, was charged
+// about 10,000 instructions a request more of it. So the counted servers run without the job poll and housekeeping
+// (about 7 million instructions a second on the idle event loop, the poll), and each read's count is followed by one
+// of an idle spell, whose rate (the timers left: the deadline sweep, the settings poll, the log's interval) is taken
+// off. What it does not count: the kernel's side of each request (its socket reads and
 // writes, the same with the log on or off, so the ratio overstates the log's share of the request's whole cost) and
 // cache misses (an instruction is an instruction). The log's batches carry fewer calls than under real load (a
 // quarter second's), so their fixed costs are shared by fewer requests: an upper bound there too. Needs valgrind
@@ -39,6 +40,15 @@ const ROUNDS = Number(process.env['BENCH_ROUNDS'] ?? 2)
 const CONNECTIONS = 10
 /** The idle spell whose count is taken off each read's (at its rate per second), besides the second after it. */
 const IDLE_MS = 8_000
+/**
+ * The request log's interval for the counted servers. A server at full load fills the log's batches (1,000 calls)
+ * within its 250 ms (the banking reads run at some 4,500 a second here); under valgrind, fifty times slower, 250 ms
+ * holds about 45 calls, and each call would bear some twenty times its share of a batch's fixed costs (the thread's
+ * message and answer, the batch's buffer, the timer: about 6,000 instructions a call at 45 calls a batch, in the
+ * callgrind profile of 2026-11-27). So the counted servers write full batches, as a loaded server does:
+ * BENCH_LOG_INTERVAL_MS=250 counts the deployed interval at valgrind's pace instead (a lightly loaded server's share).
+ */
+const LOG_INTERVAL_MS = Number(process.env['BENCH_LOG_INTERVAL_MS'] ?? 60_000)
 /** BENCH_ONLY=<substring>[,<substring>…] measures only the reads whose name contains one of them. */
 const ONLY = process.env['BENCH_ONLY']
 const BIN = fileURLToPath(new URL('../bin/finapi.js', import.meta.url))
@@ -82,7 +92,7 @@ async function startFinapi(requestLog: 'on' | 'off', underValgrind: string | und
   const port = await freePort()
   // No job poll and no housekeeping under valgrind (JOBS_POLL_MS=0, PRUNE_INTERVAL_SECONDS=0): a timer's work, not a
   // request's (the poll about 7 million instructions a second on the idle event loop), varying from run to run.
-  const jobs = underValgrind === undefined ? {} : { JOBS_POLL_MS: '0', PRUNE_INTERVAL_SECONDS: '0' }
+  const jobs = underValgrind === undefined ? {} : { JOBS_POLL_MS: '0', PRUNE_INTERVAL_SECONDS: '0', REQUEST_LOG_INTERVAL_MS: String(LOG_INTERVAL_MS) }
   const env = { ...deployedEnv(), PATH: process.env['PATH'] ?? '', PORT: String(port), DATABASE_URL: database.url, RATE_LIMIT_PER_MINUTE: '100000000', MERCHANT_API_RATE_LIMIT_PER_MINUTE: '100000000', REQUEST_LOG: requestLog, ...jobs }
   const out = underValgrind === undefined ? undefined : join(work, `cg.${underValgrind}`)
   // Counting starts off (--instr-atstart=no: start-up and warm-up run much faster than when counted);
@@ -190,7 +200,7 @@ async function measure(requestLog: 'on' | 'off', round: number): Promise<Figures
       // Uncounted, so V8 has compiled the path's functions the way it will keep them.
       await drive(url, read.headers(), WARM_UP)
       const window = await counted(pid, server.out!, () => drive(url, read.headers(), REQUESTS))
-      // What the server does with no request (timers: the job poll, the deadline sweep, the settings poll) runs in
+      // What the server does with no request (the timers left: the deadline sweep, the settings poll) runs in
       // the window too, and valgrind stretches the window to seconds: counted over an idle spell of its own and taken
       // off at its rate, so that a slower run (a busier machine, the log's own cost) is not charged more of it.
       const idle = await counted(pid, server.out!, () => new Promise((r) => setTimeout(r, IDLE_MS)))
@@ -207,7 +217,7 @@ async function measure(requestLog: 'on' | 'off', round: number): Promise<Figures
   return figures
 }
 
-console.log(`${REQUESTS} requests a read counted after ${WARM_UP} uncounted, ${CONNECTIONS} connections, ${TARGET === 'sqlite' ? 'SQLite' : 'PostgreSQL'}, npm start's defaults, logs to a file, ${ROUNDS} rounds`)
+console.log(`${REQUESTS} requests a read counted after ${WARM_UP} uncounted, ${CONNECTIONS} connections, ${TARGET === 'sqlite' ? 'SQLite' : 'PostgreSQL'}, npm start's defaults, logs to a file, the request log's interval ${LOG_INTERVAL_MS} ms, ${ROUNDS} rounds`)
 const on: Figures[] = []
 const off: Figures[] = []
 for (let round = 1; round <= ROUNDS; round++) {

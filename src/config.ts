@@ -60,6 +60,7 @@ const EnvSchema = Type.Object({
   // On by default in sandbox mode, off in production (see requestLog below).
   REQUEST_LOG: Type.Optional(Type.Enum(['on', 'off'])),
   REQUEST_LOG_RETENTION_DAYS: Type.Integer({ minimum: 1, maximum: 3660, default: 7 }),
+  REQUEST_LOG_INTERVAL_MS: Type.Integer({ minimum: 1, maximum: 60_000, default: 250 }),
 })
 
 export interface Config {
@@ -137,7 +138,7 @@ export interface Config {
    */
   readonly webhookAllowedNetworks: readonly string[]
   /** The API request log (src/request-log/): whether calls are recorded, and for how many days they are kept. */
-  readonly requestLog: { readonly enabled: boolean; readonly retentionDays: number }
+  readonly requestLog: { readonly enabled: boolean; readonly retentionDays: number; readonly intervalMs: number }
   readonly reports: {
     /** Longest window of a one-time report. */
     readonly maxWindowDays: number
@@ -251,7 +252,7 @@ export function loadConfig(env: Env): Config {
     publicUrl: e.PUBLIC_URL,
     // A sandbox's developers expect to see their calls; a production deployment keeps a week of every call only if its
     // operators choose to (at 100 calls a second, about 2 GB a day on SQLite).
-    requestLog: Object.freeze({ enabled: (e.REQUEST_LOG ?? (e.MODE === 'sandbox' ? 'on' : 'off')) === 'on', retentionDays: e.REQUEST_LOG_RETENTION_DAYS }),
+    requestLog: Object.freeze({ enabled: (e.REQUEST_LOG ?? (e.MODE === 'sandbox' ? 'on' : 'off')) === 'on', retentionDays: e.REQUEST_LOG_RETENTION_DAYS, intervalMs: e.REQUEST_LOG_INTERVAL_MS }),
     reports: Object.freeze({
       maxWindowDays: e.REPORT_MAX_WINDOW_DAYS,
       retentionDays: e.REPORT_RETENTION_DAYS,

@@ -17,6 +17,8 @@ export interface RequestLogSettings {
   /** REQUEST_LOG: off records nothing (a deployment that must not keep call metadata, a load test's baseline). */
   enabled: boolean
   retentionDays: number
+  /** REQUEST_LOG_INTERVAL_MS: how long a batch's first call waits for more before the batch is written. */
+  intervalMs: number
   /** Tests: the buffer's bound and batch size. */
   recorder?: Partial<RecorderOptions>
 }
@@ -38,7 +40,7 @@ export function requestLogFeature(deps: {
   const script = wanted ? threadScript() : undefined
   if (wanted && !script) deps.warn("request log: its rows are written on the event loop, the writer thread's build (dist/) being missing or older than its sources; run `npm run build`")
   const writer = script ? threadWriter({ url: deps.databaseUrl, fallback: inline, onError: deps.onError, script }) : inline
-  const recorder = createRecorder({ writer, clock: deps.clock, outcomes, onError: deps.onError, options: deps.settings.recorder })
+  const recorder = createRecorder({ writer, clock: deps.clock, outcomes, onError: deps.onError, options: { intervalMs: deps.settings.intervalMs, ...deps.settings.recorder } })
   const requestLog = createRequestLogService({ db: deps.db, clock: deps.clock, recorder, retentionDays: deps.settings.retentionDays })
   return {
     name: 'requestLog',

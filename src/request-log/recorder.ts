@@ -68,7 +68,7 @@ export function createRecorder(deps: {
    * Writes the full batches and the one being filled when it was called. Calls that end while a batch is written go
    * into a new batch that waits for its own interval (armed by its first call) or until it is full: taken each time a
    * write ended, under load a batch held only the calls of one write's round trip to the thread, a few, so that the
-   * per-batch costs (the thread's message and answer, a transaction, the numbers' 24 KB) fell on every few calls.
+   * per-batch costs (the thread's message and answer, a transaction, the numbers' typed array) fell on every few calls.
    */
   async function drain(): Promise<void> {
     if (current) {

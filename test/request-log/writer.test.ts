@@ -42,7 +42,7 @@ const valuesOf = (c: BufferedCall): RowValues => [new Date(Math.floor(c.atMs)).t
 const rows = (prefix: string) => t.db.kysely.selectFrom('request_log').selectAll().where('correlation_id', 'like', `${prefix}%`).orderBy('id').execute()
 
 describe('a batch of calls', () => {
-  it('decodes to the calls recorded: nulls, text beyond ASCII and JSON\'s own characters, the longest path, large numbers, times across seconds', () => {
+  it('decodes to the calls recorded: nulls and empty strings, text beyond ASCII, any character a caller could send, the longest path, large numbers, times across seconds', () => {
     const calls = [
       call(),
       call({ organizationId: null, keyId: 'key-ü-→', path: `/v2/${'p'.repeat(2048)}`, status: 599, durationUs: 4_000_000_000, correlationId: 'w'.repeat(128) }),
@@ -53,6 +53,7 @@ describe('a batch of calls', () => {
       call({ atMs: Date.parse('2026-11-26T06:00:00.001Z') }),
       call({ atMs: -1 }),
       call({ path: '/v2/a"b\\c\u0000d\ne],[null', organizationId: '","', keyId: '' }),
+      call({ organizationId: '', keyId: null, path: '', correlationId: '\u0001\udc00' }),
     ]
     const batch = batchOf(...calls)
     expect(batch.count).toBe(calls.length)
@@ -64,6 +65,7 @@ describe('a batch of calls', () => {
     expect(rows[3]![3]).toBe('/reporting/v3/reports?name=été')
     expect(rows[4]![8]).toBe('ÿ')
     expect(rows[8]).toEqual([rows[0]![0], '","', 'GET', '/v2/a"b\\c\u0000d\ne],[null', 200, 1234, 'writer-1', 'http_signature', ''])
+    expect(rows[9]).toEqual([rows[0]![0], '', 'GET', '', 200, 1234, '\u0001\udc00', 'http_signature', null])
   })
 
   it('keeps a full batch\'s calls in order across its texts, and says when it is full', () => {
@@ -80,9 +82,12 @@ describe('a batch of calls', () => {
     expect(decodeRows(sealed)).toEqual(calls.map(valuesOf))
   })
 
-  it('refuses to decode a batch whose numbers and strings disagree', () => {
+  it('refuses to decode a batch whose numbers and strings disagree, rather than shift its calls\' strings', () => {
     const sealed = batchOf(call(), call())
-    expect(() => decodeRows({ ...sealed, count: 3 })).toThrow('a request log batch of 3 calls held the strings of 2')
+    expect(() => decodeRows({ ...sealed, count: 3 })).toThrow('a request log batch of 3 calls held the numbers of 2')
+    const length = sealed.texts.join('').length
+    expect(() => decodeRows({ ...sealed, texts: [`${sealed.texts[0]}x`] })).toThrow(`a request log batch of 2 calls held ${length + 1} characters of text, not ${length}`)
+    expect(() => decodeRows({ ...sealed, count: 1 })).toThrow(`a request log batch of 1 calls held ${length} characters of text, not ${length / 2}`)
   })
 })
 
