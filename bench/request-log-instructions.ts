@@ -42,16 +42,18 @@ const CONNECTIONS = 10
 const IDLE_MS = 8_000
 /**
  * The request log's interval for the counted servers. A server at full load fills the log's batches (1,000 calls)
- * within its 250 ms (the banking reads run at some 4,500 a second here); under valgrind, fifty times slower, 250 ms
- * holds about 45 calls, and each call would bear some twenty times its share of a batch's fixed costs (the thread's
- * message and answer, the batch's buffer, the timer: about 6,000 instructions a call at 45 calls a batch, in the
- * callgrind profile of 2026-11-27). So the counted servers write full batches, as a loaded server does:
+ * within its 250 ms (the banking reads run at 8,000 a second and more here); under valgrind, fifty times slower, 250 ms
+ * holds 25–125 calls, and each call would bear some twenty times its share of a batch's fixed costs (the thread's
+ * message and answer, the batch's buffer, the timer: about 6,000 instructions a call at some 50 calls a batch, by
+ * callgrind's profiles of 2026-11-27). So the counted servers write full batches, as a loaded server does:
  * BENCH_LOG_INTERVAL_MS=250 counts the deployed interval at valgrind's pace instead (a lightly loaded server's share).
  */
 const LOG_INTERVAL_MS = Number(process.env['BENCH_LOG_INTERVAL_MS'] ?? 60_000)
 /** BENCH_ONLY=<substring>[,<substring>…] measures only the reads whose name contains one of them. */
 const ONLY = process.env['BENCH_ONLY']
 const BIN = fileURLToPath(new URL('../bin/finapi.js', import.meta.url))
+/** BENCH_NODE_ARGS: more of node's flags for finapi (say --perf-basic-prof, whose /tmp/perf-<pid>.map names the compiled JavaScript in callgrind's files). */
+const NODE_ARGS = (process.env['BENCH_NODE_ARGS'] ?? '').split(' ').filter(Boolean)
 const BASE_HEADERS = { 'x-svc-key': 'sandbox-key-finapi', 'user-agent': 'finapi-bench/1.0' }
 
 for (const tool of ['valgrind', 'callgrind_control']) {
@@ -97,7 +99,7 @@ async function startFinapi(requestLog: 'on' | 'off', underValgrind: string | und
   const out = underValgrind === undefined ? undefined : join(work, `cg.${underValgrind}`)
   // Counting starts off (--instr-atstart=no: start-up and warm-up run much faster than when counted);
   // one count per thread, so the event loop's is apart from the writer's and V8's helpers'.
-  const command = out === undefined ? [process.execPath, BIN, 'serve'] : ['valgrind', '--tool=callgrind', '--instr-atstart=no', '--separate-threads=yes', `--callgrind-out-file=${out}`, process.execPath, BIN, 'serve']
+  const command = out === undefined ? [process.execPath, ...NODE_ARGS, BIN, 'serve'] : ['valgrind', '--tool=callgrind', '--instr-atstart=no', '--separate-threads=yes', `--callgrind-out-file=${out}`, process.execPath, ...NODE_ARGS, BIN, 'serve']
   const child = spawn(command[0]!, command.slice(1), { env, stdio: ['ignore', openSync(LOG, 'a'), openSync(join(work, 'valgrind.log'), 'a')] })
   children.push(child)
   const url = `http://127.0.0.1:${port}`
