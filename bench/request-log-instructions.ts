@@ -44,15 +44,18 @@ const IDLE_MS = 8_000
  * The request log's interval for the counted servers. A server at full load fills the log's batches (1,000 calls)
  * within its 250 ms (the banking reads run at 8,000 a second and more here); under valgrind, fifty times slower, 250 ms
  * holds 25–125 calls, and each call would bear some twenty times its share of a batch's fixed costs (the thread's
- * message and answer, the batch's buffer, the timer: about 6,000 instructions a call at some 50 calls a batch, by
- * callgrind's profiles of 2026-11-27). So the counted servers write full batches, as a loaded server does:
- * BENCH_LOG_INTERVAL_MS=250 counts the deployed interval at valgrind's pace instead (a lightly loaded server's share).
+ * message and answer, the batch's buffer, the timer; within the rounds' spread on 2026-11-27, docs/benchmarks.md).
+ * So the counted servers write full batches, as a loaded server does; BENCH_LOG_INTERVAL_MS=250 counts the deployed
+ * interval at valgrind's pace instead (a lightly loaded server's share).
  */
 const LOG_INTERVAL_MS = Number(process.env['BENCH_LOG_INTERVAL_MS'] ?? 60_000)
 /** BENCH_ONLY=<substring>[,<substring>…] measures only the reads whose name contains one of them. */
 const ONLY = process.env['BENCH_ONLY']
 const BIN = fileURLToPath(new URL('../bin/finapi.js', import.meta.url))
-/** BENCH_NODE_ARGS: more of node's flags for finapi (say --perf-basic-prof, whose /tmp/perf-<pid>.map names the compiled JavaScript in callgrind's files). */
+/**
+ * BENCH_NODE_ARGS: more of node's flags for finapi (say --perf-basic-prof, whose /tmp/perf-<pid>.map names the compiled
+ * JavaScript in callgrind's files; node then also leaves isolate-*-v8.log files in the working directory).
+ */
 const NODE_ARGS = (process.env['BENCH_NODE_ARGS'] ?? '').split(' ').filter(Boolean)
 const BASE_HEADERS = { 'x-svc-key': 'sandbox-key-finapi', 'user-agent': 'finapi-bench/1.0' }
 
