@@ -34,7 +34,12 @@ import { deployedEnv } from './deployed.js'
 import { freePort } from './free-port.js'
 import { freshDatabase, onEachDatabase } from './volume.js'
 
-const REQUESTS = Number(process.env['BENCH_REQUESTS'] ?? 4_000)
+/**
+ * Requests counted a read: at 4,000 a server's count moved by up to 5,000 instructions a request between rounds, and
+ * the log's cost came out 4,500–10,000 a call; at 12,000, 600–2,900 between rounds and 3,400–5,100 a call (2026-11-27:
+ * likely what V8 deoptimizes under load and optimizes again later, which weighs less in a longer count).
+ */
+const REQUESTS = Number(process.env['BENCH_REQUESTS'] ?? 12_000)
 const WARM_UP = Number(process.env['BENCH_WARM_UP'] ?? 4_000)
 const ROUNDS = Number(process.env['BENCH_ROUNDS'] ?? 2)
 const CONNECTIONS = 10
