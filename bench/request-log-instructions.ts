@@ -18,8 +18,8 @@
 // of an idle spell, whose rate (the timers left: the deadline sweep, the settings poll, the log's interval) is taken
 // off. What it does not count: the kernel's side of each request (its socket reads and
 // writes, the same with the log on or off, so the ratio overstates the log's share of the request's whole cost) and
-// cache misses (an instruction is an instruction). The log's batches carry fewer calls than under real load (a
-// quarter second's), so their fixed costs are shared by fewer requests: an upper bound there too. Needs valgrind
+// cache misses (an instruction is an instruction). The counted servers write full batches, as a loaded server does
+// (LOG_INTERVAL_MS below); at the deployed interval, valgrind's pace would put fewer calls in each. Needs valgrind
 // (Debian's `valgrind` package) on PATH.
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process'
 import { mkdtempSync, openSync, readdirSync, readFileSync, rmSync } from 'node:fs'
