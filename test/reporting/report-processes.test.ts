@@ -62,10 +62,13 @@ describe.skipIf(onSqlite)('two servers on one PostgreSQL database', () => {
   it('make each of 200 reports once: one instance per window, one run, one event; both do part of the work', async () => {
     const { db, env } = await setup()
     const now = new Date().toISOString()
+    // Twenty daily subscriptions whose windows end on the hour, none in this hour or the next: a window that ended
+    // while the test ran (a run across 15:00 with one ending at 15:00) made 201 reports of 200 in CI.
+    const hour = new Date().getUTCHours()
     for (let i = 0; i < 20; i++) {
       await db.kysely
         .insertInto('report_subscriptions')
-        .values({ organization_id: 'testrest', report_name: `pair ${i}`, subscription_type: 'CUSTOM', subscription_status: 'ACTIVE', report_definition_name: 'TransactionRequestClass', report_mime_type: 'text/csv', report_frequency: 'DAILY', report_interval: null, timezone: 'GMT', start_time: `${String(i).padStart(2, '0')}00`, start_day: null, report_fields: '["Request.RequestID","BillTo.Email"]', report_filters: '{}', report_preferences: '{"signedAmounts":true,"fieldNameConvention":"SOAPI"}', group_name: null, created_at: now, updated_at: now })
+        .values({ organization_id: 'testrest', report_name: `pair ${i}`, subscription_type: 'CUSTOM', subscription_status: 'ACTIVE', report_definition_name: 'TransactionRequestClass', report_mime_type: 'text/csv', report_frequency: 'DAILY', report_interval: null, timezone: 'GMT', start_time: `${String((hour + 2 + i) % 24).padStart(2, '0')}00`, start_day: null, report_fields: '["Request.RequestID","BillTo.Email"]', report_filters: '{}', report_preferences: '{"signedAmounts":true,"fieldNameConvention":"SOAPI"}', group_name: null, created_at: now, updated_at: now })
         .execute()
     }
     const servers = await Promise.all([serve(env()), serve(env())])
