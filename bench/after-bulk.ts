@@ -19,13 +19,13 @@ import autocannon from 'autocannon'
 import { cpuSeconds, mainThreadCpuSeconds, settled } from './cpu.js'
 import { freePort } from './free-port.js'
 import { freshDatabase, onEachDatabase, percentile, waitFor } from './volume.js'
-import { deployedEnv } from './deployed.js'
+import { benchNodeArgs, deployedEnv } from './deployed.js'
 
 const BIN = fileURLToPath(new URL('../bin/finapi.js', import.meta.url))
 const SECONDS = Number(process.env['BENCH_SECONDS'] ?? 5)
 const ROUNDS = Number(process.env['BENCH_ROUNDS'] ?? 4)
 const RATE = Number(process.env['BENCH_RATE'] ?? 5000)
-const NODE_ARGS = (process.env['BENCH_NODE_ARGS'] ?? '').split(' ').filter(Boolean)
+const NODE_ARGS = benchNodeArgs()
 const PG_URL = process.env['BENCH_PG_URL']
 const HEADERS = { 'x-svc-key': 'sandbox-key-finapi', 'user-agent': 'finapi-bench/1.0', authorization: 'any-string-at-all' }
 

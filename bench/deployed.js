@@ -11,3 +11,8 @@ export function deployedEnv() {
   if (Object.keys(env).length === 0) throw new Error('bench/deployed.js: no `export NAME="${NAME:-value}"` line found in bin/finapi')
   return env
 }
+
+/** BENCH_NODE_ARGS: more of node's own flags for the finapi a benchmark starts (say --cpu-prof, --perf-basic-prof). */
+export function benchNodeArgs() {
+  return (process.env['BENCH_NODE_ARGS'] ?? '').split(' ').filter(Boolean)
+}

@@ -34,7 +34,7 @@ import { makeJwt } from '../test/support/reporting-jwt.js'
 import { cpuSeconds, mainThreadCpuSeconds, settled } from './cpu.js'
 import { freePort } from './free-port.js'
 import { freshDatabase, onEachDatabase } from './volume.js'
-import { deployedEnv } from './deployed.js'
+import { benchNodeArgs, deployedEnv } from './deployed.js'
 
 // The sandbox's reporting client of testrest (README, "Sandbox identities"; test/support/reporting-oauth.ts).
 const MERCHANT_CLIENT = { clientId: 'testrest-reporting', secret: '8Pp0fzAtKI3DkayhQHM+snVm7+GtqaLYZaB03ZH+HAk=' }
@@ -136,7 +136,7 @@ async function startFinapi(extra: Record<string, string> = {}): Promise<Server> 
   // BENCH_PROFILE=<dir>: a CPU profile of finapi's whole run (node --cpu-prof), written when it stops.
   const profile = process.env['BENCH_PROFILE'] ? ['--cpu-prof', '--cpu-prof-dir', process.env['BENCH_PROFILE']] : []
   // BENCH_NODE_ARGS: more of node's flags for finapi (say --perf-basic-prof, for `perf record` of the process).
-  const nodeArgs = (process.env['BENCH_NODE_ARGS'] ?? '').split(' ').filter(Boolean)
+  const nodeArgs = benchNodeArgs()
   const child = spawn(process.execPath, [...nodeArgs, ...profile, BIN, 'serve'], { env, stdio: ['ignore', openSync(LOG, 'a'), 'inherit'] })
   children.push(child)
   const url = `http://127.0.0.1:${port}`

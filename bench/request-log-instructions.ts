@@ -30,7 +30,7 @@ import autocannon from 'autocannon'
 import { request } from 'undici'
 import { TESTREST_KEY, signedHeaders } from '../test/support/reporting.js'
 import { settled } from './cpu.js'
-import { deployedEnv } from './deployed.js'
+import { benchNodeArgs, deployedEnv } from './deployed.js'
 import { freePort } from './free-port.js'
 import { freshDatabase, onEachDatabase } from './volume.js'
 
@@ -61,7 +61,7 @@ const BIN = fileURLToPath(new URL('../bin/finapi.js', import.meta.url))
  * BENCH_NODE_ARGS: more of node's flags for finapi (say --perf-basic-prof, whose /tmp/perf-<pid>.map names the compiled
  * JavaScript in callgrind's files; node then also leaves isolate-*-v8.log files in the working directory).
  */
-const NODE_ARGS = (process.env['BENCH_NODE_ARGS'] ?? '').split(' ').filter(Boolean)
+const NODE_ARGS = benchNodeArgs()
 const BASE_HEADERS = { 'x-svc-key': 'sandbox-key-finapi', 'user-agent': 'finapi-bench/1.0' }
 
 for (const tool of ['valgrind', 'callgrind_control']) {

@@ -25,7 +25,7 @@ import { cpuSeconds } from './cpu.js'
 import { freePort } from './free-port.js'
 import { startReceiver } from './receiver.js'
 import { freshDatabase, waitFor as waitForReady } from './volume.js'
-import { deployedEnv } from './deployed.js'
+import { benchNodeArgs, deployedEnv } from './deployed.js'
 
 const EVENTS = Number(process.env['BENCH_EVENTS'] ?? 5_000)
 const RATE = Number(process.env['BENCH_RATE'] ?? 100)
@@ -45,7 +45,7 @@ async function startFinapi(databaseUrl: string): Promise<{ child: ChildProcess; 
   const port = await freePort()
   const env = { ...deployedEnv(), PATH: process.env['PATH'] ?? '', PORT: String(port), DATABASE_URL: databaseUrl, JOBS_POLL_MS: '50', RATE_LIMIT_PER_MINUTE: '100000000', MERCHANT_API_RATE_LIMIT_PER_MINUTE: '100000000' }
   // BENCH_NODE_ARGS: e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof` to profile the server.
-  const nodeArgs = (process.env['BENCH_NODE_ARGS'] ?? '').split(' ').filter(Boolean)
+  const nodeArgs = benchNodeArgs()
   const child = spawn(process.execPath, [...nodeArgs, BIN, 'serve'], { env, stdio: ['ignore', openSync(join(logs, 'finapi.log'), 'a'), 'inherit'] })
   const url = `http://127.0.0.1:${port}`
   await waitForReady(`${url}/health/ready`, child)

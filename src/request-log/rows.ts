@@ -115,7 +115,7 @@ export type RowValues = [
  */
 export function decodeRows(batch: SealedBatch): RowValues[] {
   const { numbers, count } = batch
-  const text = batch.texts.length === 1 ? batch.texts[0]! : batch.texts.join('')
+  const text = batch.texts.join('')
   if (numbers.length < count * NUMBERS) throw new Error(`a request log batch of ${count} calls held the numbers of ${Math.floor(numbers.length / NUMBERS)}`)
   let expected = 0
   for (let call = 0; call < count; call++) for (let j = 3; j < NUMBERS; j++) expected += Math.max(numbers[call * NUMBERS + j]!, 0)
