@@ -65,6 +65,7 @@ export async function serve(config: Config): Promise<void> {
   })
   const db = openDatabase(config.databaseUrl, {
     onConnectionError: (err) => logger.warn({ err }, 'database connection lost while idle; the pool replaces it'),
+    onListenerError: (err) => logger.warn({ err }, 'database: the change listener\'s connection failed; reporting keys are read on every call until it is back'),
     warn: (message) => logger.warn(message),
   })
   const infrastructure = { db, clock: systemClock, logger }

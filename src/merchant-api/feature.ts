@@ -28,8 +28,8 @@ export interface MerchantApi {
 
 export interface MerchantApiDeps {
   clock: Clock
-  keys: Pick<ReportingKeyService, 'signingKey' | 'certificates'>
-  organizations: Pick<OrganizationService, 'find' | 'mayActFor' | 'descendants'>
+  keys: Pick<ReportingKeyService, 'signingKey' | 'recallSigningKey' | 'certificates'>
+  organizations: Pick<OrganizationService, 'find' | 'mayActFor' | 'recallMayActFor' | 'descendants'>
   /** OAuth access tokens, resolved by the OAuth feature's token service (the family never imports OAuth). */
   tokens: Pick<AccessTokenResolver, 'find'>
   /** The one memory of credentials already used (JWT ids, signatures of writes), pruned by the composition root. */

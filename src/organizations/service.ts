@@ -44,6 +44,8 @@ export interface OrganizationService {
   find(id: string): Promise<Organization | undefined>
   /** True when `actor` may act for `target`: the target exists and is the actor or one of its descendants. */
   mayActFor(actor: string, target: string): Promise<boolean>
+  /** mayActFor without waiting, from what this process has read before; undefined when it has not (ask mayActFor). */
+  recallMayActFor(actor: string, target: string): boolean | undefined
   /** Every organization below this one (not itself), parents before their children; [] for an unknown id. */
   descendants(id: string): Promise<Organization[]>
   /** Throws invalid() for a bad id, type or parent, conflict() for a taken id. */
@@ -121,6 +123,10 @@ export function createOrganizationService(deps: { db: Pick<Db, 'kysely'>; clock:
 
     async mayActFor(actor, target) {
       return (await lineageIds(target)).includes(actor)
+    },
+
+    recallMayActFor(actor, target) {
+      return lineages.get(target)?.includes(actor)
     },
 
     async descendants(id) {

@@ -1,5 +1,6 @@
 // Organizations and reporting keys as services and through the finapi command.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { openDatabase } from '../../src/platform/db/database.js'
 import { DomainError } from '../../src/platform/errors.js'
 import { runFinapi } from '../support/cli.js'
 import { createTestDatabase, type TestDatabase } from '../support/database.js'
@@ -46,7 +47,14 @@ describe('organizations', () => {
     tag[0] = tag[0]! ^ 1
     const tampered = [...parts.slice(0, 3), tag.toString('base64url')].join('.')
     expect(tampered).not.toBe(row.secret_sealed)
-    await t.db.kysely.updateTable('reporting_keys').set({ secret_sealed: tampered }).where('id', '=', key.id).execute()
+    // Written through another connection, as someone editing the database would: the server's own connection does
+    // not see its own writes move SQLite's data_version (platform/db/changes.ts).
+    const other = openDatabase(t.config.databaseUrl)
+    try {
+      await other.kysely.updateTable('reporting_keys').set({ secret_sealed: tampered }).where('id', '=', key.id).execute()
+    } finally {
+      await other.close()
+    }
     expect(await t.app.services.reportingKeys.signingKey(key.id)).toBeUndefined()
   })
 })

@@ -8,8 +8,8 @@ export type ReportingKeyRow = ReportingKeysTable
 
 // ---- Reporting keys (HTTP Signature key ids and their sealed shared secrets) -----------------------------------
 
-// Every signed reporting call reads its key's row (so a revocation by any process counts at once): the query is
-// compiled once per handle and only re-bound, as the session lookup is (identity/repository.ts).
+// A signed reporting call reads its key's row when the service has none remembered since the last key change
+// (service.ts): the query is compiled once per handle and only re-bound, as the session lookup is (identity/repository.ts).
 const keyQueries = new WeakMap<Executor, CompiledQuery<ReportingKeyRow>>()
 
 export async function findReportingKey(db: Executor, id: string): Promise<ReportingKeyRow | undefined> {

@@ -16,6 +16,15 @@ import * as repo from './repository.js'
 export const KEY_SECRETS_PURPOSE = 'finapi/reporting/key-secrets/v1'
 /** How many unsealed secrets a process keeps (each a 32-byte buffer). */
 const UNSEALED_CACHE_SIZE = 10_000
+/** The change channel (platform/db/changes.ts) of reporting keys (PostgreSQL's trigger: migration 0027). */
+export const KEY_CHANGES = 'reporting_keys'
+/**
+ * How long an active key's row is used without reading it again while no key change is announced anywhere. The
+ * announcement is what makes a revocation count at once; this bound is only there so that nothing is kept forever.
+ */
+export const KEY_MEMORY_MS = 60_000
+/** How many active keys a process remembers (a key's row and its secret). */
+const KEY_MEMORY_SIZE = 10_000
 
 export interface ReportingKey {
   id: string
@@ -52,6 +61,8 @@ export interface ReportingKeyService {
   ensure(input: { id: string; organizationId: string; secret: string }): Promise<void>
   /** The active key with this id, secret unsealed; undefined for an unknown, revoked or unreadable key. */
   signingKey(id: string): Promise<SigningKey | undefined>
+  /** signingKey without waiting: the key as verified since the last key change anywhere; undefined: ask signingKey. */
+  recallSigningKey(id: string): SigningKey | undefined
   /**
    * Registers a certificate (PEM or DER) for RS256 JWTs of an organization. Refused: an unknown organization, a
    * certificate that is not usable (see certificates.ts) or already expired, one registered already, and a kid an
@@ -69,8 +80,16 @@ export interface ReportingKeyService {
   revoke(id: string, organizationId?: string): Promise<boolean>
 }
 
-export function createReportingKeyService(deps: { db: Pick<Db, 'kysely'>; clock: Clock; secretsKey: string; organizations: Pick<OrganizationService, 'find'> }): ReportingKeyService {
+export function createReportingKeyService(deps: {
+  db: Pick<Db, 'kysely' | 'changes'>
+  clock: Clock
+  secretsKey: string
+  organizations: Pick<OrganizationService, 'find'>
+  /** The memory's clock (monotonic milliseconds); a test passes its own. */
+  now?: () => number
+}): ReportingKeyService {
   const { db, clock } = deps
+  const now = deps.now ?? (() => performance.now())
   const sealingKey = deriveKey(deps.secretsKey, KEY_SECRETS_PURPOSE)
   const row = (id: string, organizationId: string, secret: string): repo.ReportingKeyRow => ({
     id,
@@ -98,6 +117,34 @@ export function createReportingKeyService(deps: { db: Pick<Db, 'kysely'>; clock:
     return decoded
   }
 
+  /**
+   * Active keys as last read, with the change stamp taken before the read: every signed call needs its key, and the
+   * read cost more than the rest of the check. Any change to the keys' table (a revocation, a sandbox key's new
+   * secret) moves the stamp in every process sharing the database, so the next call reads the row again: this
+   * process's own once the write has returned (KEY_CHANGES: a read that began before it is not kept), others' as
+   * the write commits. Unknown, revoked and unreadable keys are not remembered (read every time).
+   */
+  const remembered = new Map<string, { stamp: number; at: number; key: SigningKey }>()
+  function recallSigningKey(id: string, stamp = db.changes.stamp(KEY_CHANGES)): SigningKey | undefined {
+    const hit = remembered.get(id)
+    return hit && hit.stamp === stamp && now() - hit.at < KEY_MEMORY_MS ? hit.key : undefined
+  }
+  async function readSigningKey(id: string): Promise<SigningKey | undefined> {
+    const stamp = db.changes.stamp(KEY_CHANGES)
+    const recalled = recallSigningKey(id, stamp)
+    if (recalled) return recalled
+    const found = await repo.findReportingKey(db.kysely, id)
+    const secret = found && found.status === 'active' ? opened(found.id, found.secret_sealed) : undefined
+    if (!found || secret === undefined) {
+      remembered.delete(id)
+      return undefined
+    }
+    const key = { id: found.id, organizationId: found.organization_id, secret }
+    if (remembered.size >= KEY_MEMORY_SIZE) remembered.clear()
+    remembered.set(id, { stamp, at: now(), key })
+    return key
+  }
+
   return {
     async create(organizationId) {
       if (!(await deps.organizations.find(organizationId))) throw invalid([{ field: 'org', reason: `no organization ${organizationId}` }])
@@ -109,15 +156,11 @@ export function createReportingKeyService(deps: { db: Pick<Db, 'kysely'>; clock:
 
     async ensure(input) {
       await repo.upsertReportingKey(db.kysely, row(input.id, input.organizationId, input.secret))
+      db.changes.changed(KEY_CHANGES)
     },
 
-    async signingKey(id) {
-      // The row is read on every call, so a revocation by any process counts at once; only the decryption is kept.
-      const found = await repo.findReportingKey(db.kysely, id)
-      if (!found || found.status !== 'active') return undefined
-      const secret = opened(found.id, found.secret_sealed)
-      return secret === undefined ? undefined : { id: found.id, organizationId: found.organization_id, secret }
-    },
+    signingKey: readSigningKey,
+    recallSigningKey: (id) => recallSigningKey(id),
 
     async createCertificate(organizationId, data) {
       if (!(await deps.organizations.find(organizationId))) throw invalid([{ field: 'org', reason: `no organization ${organizationId}` }])
@@ -162,7 +205,9 @@ export function createReportingKeyService(deps: { db: Pick<Db, 'kysely'>; clock:
 
     async revoke(id, organizationId) {
       const at = clock.now().toISOString()
-      return (await repo.revokeReportingKey(db.kysely, id, at, organizationId)) > 0 || (await repo.revokeReportingCertificate(db.kysely, id, at, organizationId)) > 0
+      const revoked = (await repo.revokeReportingKey(db.kysely, id, at, organizationId)) > 0 || (await repo.revokeReportingCertificate(db.kysely, id, at, organizationId)) > 0
+      db.changes.changed(KEY_CHANGES)
+      return revoked
     },
   }
 }

@@ -6,13 +6,13 @@
 // - `Authorization: Bearer fat_…`: an OAuth access token of this server with scope `reporting`, acting for the
 //   organization its grant was made for (its client's, or the merchant user's who allowed it).
 // Each answers the organization the call acts for, or the reason it is refused (counted, never told).
-import type { ReportingKeyService } from '../../applications/reporting-keys/service.js'
+import type { ReportingKeyService, SigningKey } from '../../applications/reporting-keys/service.js'
 import type { AccessTokenResolver } from '../../identity/types.js'
 import type { OrganizationService } from '../../organizations/service.js'
 import type { Clock } from '../../platform/clock.js'
 import { sha256Hex } from '../../platform/crypto.js'
 import type { ReplayGuard } from '../../platform/replay-guard.js'
-import { checkRequest, MAX_CLOCK_SKEW_MS, verifySignature, type SignatureFailure, type SignedRequest } from './http-signature.js'
+import { checkRequest, MAX_CLOCK_SKEW_MS, verifySignature, type Checked, type SignatureFailure, type SignedRequest } from './http-signature.js'
 import { checkJwtClaims, looksLikeJwt, parseJwt, verifyJwtSignature, type JwtFailure } from './jwt.js'
 import { TokenCredentials, type CallerThrottle } from './throttle.js'
 
@@ -60,8 +60,8 @@ export type Authentication =
   | { ok: false; reason: 'throttled'; retryAfter: number }
 
 export interface ReportingAuthenticatorDeps {
-  keys: Pick<ReportingKeyService, 'signingKey' | 'certificates'>
-  organizations: Pick<OrganizationService, 'mayActFor'>
+  keys: Pick<ReportingKeyService, 'signingKey' | 'recallSigningKey' | 'certificates'>
+  organizations: Pick<OrganizationService, 'mayActFor' | 'recallMayActFor'>
   /** OAuth access tokens (the OAuth feature's token service, passed in: reporting never imports OAuth). */
   tokens: Pick<AccessTokenResolver, 'find'>
   /** The one memory of credentials already used (JWT ids, signatures of writes), shared across processes. */
@@ -72,11 +72,16 @@ export interface ReportingAuthenticatorDeps {
 }
 
 export interface ReportingAuthenticator {
-  /** HTTP Signature: the signature, date and key; the body's digest is the gateway's to check. */
-  signature(request: SignedRequest): Promise<Authentication>
+  /**
+   * HTTP Signature: the signature, date and key; the body's digest is the gateway's to check. Answered without a
+   * promise when nothing needs the database (a read, its key and its organizations known to this process).
+   */
+  signature(request: SignedRequest): Authentication | Promise<Authentication>
   /** An `Authorization` header: a JWT or an OAuth access token. */
   bearer(request: SignedRequest, authorization: string): Promise<Authentication>
 }
+
+type CheckedSignature = Extract<Checked, { ok: true }>
 
 const refuse = (reason: ReportingAuthFailure): Authentication => ({ ok: false, reason })
 const throttled = (retryAfter: number): Authentication => ({ ok: false, reason: 'throttled', retryAfter })
@@ -177,25 +182,37 @@ export function createReportingAuthenticator(deps: ReportingAuthenticatorDeps): 
     return { ok: true, acting, digest: undefined }
   }
 
+  /** The signature's checks once its key is found; without waiting when the organization's lineage is known and the call is a read. */
+  function signedBy(request: SignedRequest, checked: CheckedSignature, credential: string, key: SigningKey): Authentication | Promise<Authentication> {
+    if (!verifySignature(request, checked.params, key)) return refuse('bad_signature')
+    // Counted once verified, before the database is asked anything more and before the signature is spent.
+    const wait = throttle.take(credential, request.source)
+    if (wait !== undefined) return throttled(wait)
+    const acting = { id: checked.merchantId, authenticatedId: checked.merchantId, scheme: 'http_signature', credentialId: key.id, credentialOrganizationId: key.organizationId } as const
+    const admitted: Authentication = { ok: true, acting, digest: checked.digest }
+    const allowed = organizations.recallMayActFor(key.organizationId, checked.merchantId)
+    if (allowed === false) return refuse('merchant_not_allowed')
+    if (allowed === true && READS.has(request.method)) return admitted
+    return (async () => {
+      if (allowed === undefined && !(await organizations.mayActFor(key.organizationId, checked.merchantId))) return refuse('merchant_not_allowed')
+      // Last, so only a signature that would otherwise be admitted is spent.
+      if (!(await spendSignature(key.id, checked.params.signature, checked.signedAt, request.method))) return refuse('signature_replayed')
+      return admitted
+    })()
+  }
+
   return {
-    async signature(request) {
+    signature(request) {
       const checked = checkRequest(request, clock.now())
       if (!checked.ok) return checked
       // Before the key's row and the HMAC: a spent allowance is refused for the price of a map lookup.
       const credential = `key ${checked.params.keyId}`
       const spent = throttle.over(credential, request.source)
       if (spent !== undefined) return throttled(spent)
-      const key = await keys.signingKey(checked.params.keyId)
-      if (!key) return refuse('unknown_key')
-      if (!verifySignature(request, checked.params, key)) return refuse('bad_signature')
-      // Counted once verified, before the database is asked anything more and before the signature is spent.
-      const wait = throttle.take(credential, request.source)
-      if (wait !== undefined) return throttled(wait)
-      if (!(await organizations.mayActFor(key.organizationId, checked.merchantId))) return refuse('merchant_not_allowed')
-      // Last, so only a signature that would otherwise be admitted is spent.
-      if (!(await spendSignature(key.id, checked.params.signature, checked.signedAt, request.method))) return refuse('signature_replayed')
-      const acting = { id: checked.merchantId, authenticatedId: checked.merchantId, scheme: 'http_signature', credentialId: key.id, credentialOrganizationId: key.organizationId } as const
-      return { ok: true, acting, digest: checked.digest }
+      // A key verified since the last key change anywhere is at hand: a read is then answered without waiting.
+      const recalled = keys.recallSigningKey(checked.params.keyId)
+      if (recalled) return signedBy(request, checked, credential, recalled)
+      return keys.signingKey(checked.params.keyId).then((key) => (key ? signedBy(request, checked, credential, key) : refuse('unknown_key')))
     },
 
     async bearer(request, authorization) {

@@ -39,18 +39,42 @@ export type SignatureFailure =
   | 'merchant_not_allowed'
   | 'signature_replayed'
 
+/** One `name="value"` parameter and the comma (or the end) after it, matched where the last one ended. */
+const PARAMETER = /\s*([a-zA-Z]+)="([^"]*)"\s*(,|$)/y
+
 /** Parses `keyid="…", algorithm="…", headers="…", signature="…"`; undefined unless all four are there, once each. */
 export function parseSignatureHeader(value: string): SignatureParams | undefined {
-  const params = new Map<string, string>()
-  let consumed = 0
-  for (const match of value.matchAll(/\s*([a-zA-Z]+)="([^"]*)"\s*(,|$)/gy)) {
+  // Every call's first work: a loop over one sticky expression, without a Map or an iterator per call.
+  let keyId: string | undefined
+  let algorithm: string | undefined
+  let headers: string | undefined
+  let signature: string | undefined
+  let others: string[] | undefined
+  for (let at = 0; at < value.length; ) {
+    PARAMETER.lastIndex = at
+    const match = PARAMETER.exec(value)
+    if (!match) return undefined
+    at = PARAMETER.lastIndex
     const name = match[1]!.toLowerCase()
-    if (params.has(name)) return undefined
-    params.set(name, match[2]!)
-    consumed += match[0].length
+    const text = match[2]!
+    if (name === 'keyid') {
+      if (keyId !== undefined) return undefined
+      keyId = text
+    } else if (name === 'algorithm') {
+      if (algorithm !== undefined) return undefined
+      algorithm = text
+    } else if (name === 'headers') {
+      if (headers !== undefined) return undefined
+      headers = text
+    } else if (name === 'signature') {
+      if (signature !== undefined) return undefined
+      signature = text
+    } else {
+      // Other parameters are allowed, once each.
+      if (others?.includes(name)) return undefined
+      ;(others ??= []).push(name)
+    }
   }
-  if (consumed !== value.length) return undefined
-  const [keyId, algorithm, headers, signature] = ['keyid', 'algorithm', 'headers', 'signature'].map((n) => params.get(n))
   if (!keyId || !algorithm || !headers || !signature) return undefined
   return { keyId, algorithm, headers: headers.trim().split(/\s+/).map((h) => h.toLowerCase()), signature }
 }
@@ -72,22 +96,16 @@ export function requestTarget(method: string, url: string): string {
   return `${method.toLowerCase()} ${url}`
 }
 
-/** The string that is signed: `name: value` per listed name, `\n` between lines, no trailing newline. */
-export function signingString(headers: readonly string[], values: Readonly<Record<string, string>>): string {
-  return headers.map((name) => `${name}: ${values[name] ?? ''}`).join('\n')
+/** The string that is signed: `name: value` per listed name (`value` gives each), `\n` between lines, no trailing newline. */
+export function signingString(headers: readonly string[], value: (name: string) => string | undefined): string {
+  let text = ''
+  for (let i = 0; i < headers.length; i++) text += `${i === 0 ? '' : '\n'}${headers[i]!}: ${value(headers[i]!) ?? ''}`
+  return text
 }
 
 /** The base64 HMAC-SHA256 of the signing string under the decoded secret. */
 export function sign(secret: Buffer, text: string): string {
   return createHmac('sha256', secret).update(text, 'utf8').digest('base64')
-}
-
-/** Compares a presented base64 signature with the expected one in constant time. */
-export function signatureMatches(expected: string, presented: string): boolean {
-  const a = Buffer.from(expected, 'base64')
-  const b = Buffer.from(presented, 'base64')
-  // Equal lengths for timingSafeEqual; a wrong length is no secret (every HMAC-SHA256 is 32 bytes).
-  return a.length === b.length && b.length === 32 && timingSafeEqual(a, b) && presented === b.toString('base64')
 }
 
 /** The `digest` header of a body: `SHA-256=<base64 sha256>`. */
@@ -104,11 +122,18 @@ export function digestMatches(header: string, body: Buffer): boolean {
 
 const IMF_FIXDATE = /^(Mon|Tue|Wed|Thu|Fri|Sat|Sun), \d{2} (Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) \d{4} \d{2}:\d{2}:\d{2} GMT$/
 
+/** The last date checked and its time: the calls of one second, from every client, carry the same text. */
+let lastDate: { value: string; at: number } | undefined
+
 /** An RFC 7231 IMF-fixdate (what `Date.prototype.toUTCString` writes) within MAX_CLOCK_SKEW_MS of now. */
 export function checkDate(value: string, now: Date): 'bad_date' | 'stale_date' | undefined {
-  if (!IMF_FIXDATE.test(value)) return 'bad_date'
-  const at = Date.parse(value)
-  if (Number.isNaN(at)) return 'bad_date'
+  let at = lastDate?.value === value ? lastDate.at : undefined
+  if (at === undefined) {
+    if (!IMF_FIXDATE.test(value)) return 'bad_date'
+    at = Date.parse(value)
+    if (Number.isNaN(at)) return 'bad_date'
+    lastDate = { value, at }
+  }
   return Math.abs(at - now.getTime()) > MAX_CLOCK_SKEW_MS ? 'stale_date' : undefined
 }
 
@@ -151,12 +176,11 @@ export function checkRequest(request: SignedRequest, now: Date): Checked {
  * Whether the key's organization may act for the header's merchant is the caller's check.
  */
 export function verifySignature(request: SignedRequest, params: SignatureParams, key: { organizationId: string; secret: Buffer }): boolean {
-  // No prototype: the names are the caller's (`headers="__proto__"` must be one more header, not the prototype).
-  const values: Record<string, string> = Object.create(null)
-  for (const name of params.headers) {
-    if (name === 'request-target') values[name] = requestTarget(request.method, request.url)
-    else if (name === 'v-c-merchant-id') values[name] = key.organizationId
-    else values[name] = request.header(name) ?? ''
-  }
-  return signatureMatches(sign(key.secret, signingString(params.headers, values)), params.signature)
+  // Names are the caller's, but checkSignedHeaders admitted only the signable ones, each once.
+  const text = signingString(params.headers, (name) => (name === 'request-target' ? requestTarget(request.method, request.url) : name === 'v-c-merchant-id' ? key.organizationId : request.header(name)))
+  const expected = createHmac('sha256', key.secret).update(text, 'utf8').digest()
+  const presented = Buffer.from(params.signature, 'base64')
+  // Equal lengths for timingSafeEqual; a wrong length is no secret (every HMAC-SHA256 is 32 bytes). The presented text
+  // must be the digest's own base64, not another spelling that decodes to it.
+  return presented.length === 32 && timingSafeEqual(expected, presented) && params.signature === presented.toString('base64')
 }

@@ -8,11 +8,12 @@ import pg from 'pg'
 import { systemClock } from '../clock.js'
 import { builtScript } from '../thread-script.js'
 import { READER_MODULES, threadReads, type BulkReads, type ThreadReads } from './bulk-reader.js'
+import { postgresChanges, sqliteChanges, type ChangeSignal } from './changes.js'
 import type { Database } from './schema.js'
 import { ARRAY_STATEMENT_CACHE_SIZE, statementCache } from './statement-cache.js'
 
 export type Dialect = 'sqlite' | 'postgres'
-export type { BulkReads }
+export type { BulkReads, ChangeSignal }
 
 /** What repository functions take: the database handle or a transaction (the service owns the boundary). */
 export type Executor = Kysely<Database>
@@ -30,6 +31,8 @@ export interface Db {
   exclusively<T>(fn: () => Promise<T>): Promise<T>
   /** Bulk reads for reports: rows as arrays, with no object per row (see BulkReads). */
   readonly bulk: BulkReads
+  /** Whether any process may have changed what this one remembers (changes.ts). */
+  readonly changes: ChangeSignal
 }
 
 export interface OpenOptions {
@@ -40,6 +43,11 @@ export interface OpenOptions {
    */
   onConnectionError?: (error: Error) => void
   /**
+   * PostgreSQL: the connection that listens for changes (changes.ts) failed or could not be opened; until it is back,
+   * what is remembered is read again on every use. By default a line on stderr.
+   */
+  onListenerError?: (error: Error) => void
+  /**
    * SQLite: told once when a report's pages are read on the event loop's thread for want of the reader thread (its
    * build missing or stale, or the thread failed). By default a line on stderr.
    */
@@ -48,7 +56,11 @@ export interface OpenOptions {
 
 export function openDatabase(url: string, options: OpenOptions = {}): Db {
   if (url.startsWith('sqlite:')) return openSqlite(url.slice('sqlite:'.length), options.warn ?? ((message) => process.stderr.write(`${message}\n`)))
-  if (/^postgres(ql)?:\/\//.test(url)) return openPostgres(url, options.onConnectionError ?? ((error) => process.stderr.write(`database connection lost while idle: ${error.message}\n`)))
+  if (/^postgres(ql)?:\/\//.test(url)) {
+    const onConnectionError = options.onConnectionError ?? ((error) => process.stderr.write(`database connection lost while idle: ${error.message}\n`))
+    const onListenerError = options.onListenerError ?? ((error) => process.stderr.write(`database: the change listener's connection failed (${error.message}); remembered rows are read on every use until it is back\n`))
+    return openPostgres(url, onConnectionError, onListenerError)
+  }
   throw new Error(`Unsupported DATABASE_URL scheme: ${url.split(':')[0]}`)
 }
 
@@ -85,6 +97,7 @@ function openSqlite(path: string, warn: (message: string) => void): Db {
   return {
     ...db,
     bulk: { arrays: (query) => bulk().arrays(query), release: () => reads?.release?.() },
+    changes: sqliteChanges(native),
     async close() {
       if (reads && 'close' in reads) await reads.close()
       await db.close()
@@ -136,18 +149,25 @@ function withStatementCache(native: SQLite.Database): SqliteDatabase {
   return { close: () => native.close(), prepare }
 }
 
-function openPostgres(url: string, onConnectionError: (error: Error) => void): Db {
+function openPostgres(url: string, onConnectionError: (error: Error) => void, onListenerError: (error: Error) => void): Db {
   const pool = new pg.Pool({ connectionString: url, max: 10 })
   pool.on('error', onConnectionError)
+  const db = wrap(new Kysely<Database>({ dialect: new PostgresDialect({ pool }) }), 'postgres')
+  const changes = postgresChanges(url, onListenerError)
   return {
-    ...wrap(new Kysely<Database>({ dialect: new PostgresDialect({ pool }) }), 'postgres'),
+    ...db,
     bulk: {
       arrays: async (query) => (await pool.query<unknown[]>({ text: query.sql, values: [...query.parameters], rowMode: 'array' })).rows,
+    },
+    changes,
+    async close() {
+      await changes.close()
+      await db.close()
     },
   }
 }
 
-function wrap(kysely: Kysely<Database>, dialect: Dialect): Omit<Db, 'bulk'> {
+function wrap(kysely: Kysely<Database>, dialect: Dialect): Omit<Db, 'bulk' | 'changes'> {
   return {
     kysely,
     dialect,

@@ -1,0 +1,113 @@
+// Whether any process may have changed something this one remembers, asked without a query per use. A service that
+// keeps rows in memory (the reporting keys every signed call needs) takes a stamp before it reads a row and uses the
+// row while the stamp stays the same:
+// - SQLite: `PRAGMA data_version`, which moves when any other connection (another process, or one of this process's
+//   threads) commits to the file, read on every stamp (a couple of microseconds, no row read); this process's own
+//   connection's changes are told with changed(), since they do not move data_version;
+// - PostgreSQL: notifications on `finapi_changes` whose payload names the channel, sent by a trigger on the table
+//   (its feature's migration) when a change commits, by any process or anyone's SQL, and heard on one connection of
+//   this process's own, opened on the first stamp. Until that connection is listening, and again from the moment it
+//   fails until it is back, every stamp differs from every other: nothing remembered is used, so a notification
+//   missed while not listening cannot leave a revoked key working.
+import pg from 'pg'
+import type SQLite from 'better-sqlite3'
+
+export interface ChangeSignal {
+  /**
+   * A number equal to an earlier one only if no change on `channel` was announced in between, by this process or any
+   * other sharing the database (take it before reading what is to be remembered).
+   */
+  stamp(channel: string): number
+  /**
+   * This process changed something on `channel`: call it once the change has committed, so that what a read begun
+   * before then remembered is not used. Other processes learn of it from the database (data_version; the trigger).
+   */
+  changed(channel: string): void
+  close(): Promise<void>
+}
+
+/** The one PostgreSQL channel (the triggers' migrations name it too); the payload names the change's channel. */
+const PG_CHANNEL = 'finapi_changes'
+/** How long after a failed or lost listening connection another is tried (the stamps meanwhile never repeat). */
+const RECONNECT_AFTER_MS = 1_000
+
+export function sqliteChanges(native: SQLite.Database): ChangeSignal {
+  const dataVersion = native.prepare('PRAGMA data_version').pluck()
+  let seen: unknown
+  let foreign = 0
+  const own = new Map<string, number>()
+  return {
+    stamp(channel) {
+      const version = dataVersion.get()
+      if (version !== seen) {
+        seen = version
+        foreign++
+      }
+      // Both only grow, so their sum moves whenever either does.
+      return foreign + (own.get(channel) ?? 0)
+    },
+    changed(channel) {
+      own.set(channel, (own.get(channel) ?? 0) + 1)
+    },
+    close: async () => undefined,
+  }
+}
+
+export function postgresChanges(connectionString: string, onError: (error: Error) => void): ChangeSignal {
+  // Stamps while not listening are negative and never repeat; stamps while listening are positive.
+  let unheard = 0
+  let heard = 1
+  const counts = new Map<string, number>()
+  let client: pg.Client | undefined
+  let listening = false
+  let triedAt = -Infinity
+  let closed = false
+
+  const moved = (channel: string) => counts.set(channel, (counts.get(channel) ?? 0) + 1)
+
+  function listen(): void {
+    triedAt = performance.now()
+    const c = new pg.Client({ connectionString })
+    client = c
+    const lost = (error?: Error) => {
+      if (client !== c) return
+      listening = false
+      client = undefined
+      if (error && !closed) onError(error)
+      c.end().catch(() => undefined)
+    }
+    c.on('error', lost)
+    c.on('end', () => lost())
+    c.on('notification', (message) => {
+      if (message.channel === PG_CHANNEL && message.payload) moved(message.payload)
+    })
+    c.connect()
+      .then(() => c.query(`LISTEN ${PG_CHANNEL}`))
+      .then(() => {
+        if (client !== c || closed) return
+        // Whatever was remembered before this connection listened is not trusted: every stamp moves once.
+        heard++
+        listening = true
+      })
+      .catch(lost)
+  }
+
+  return {
+    stamp(channel) {
+      if (!listening) {
+        if (!closed && client === undefined && performance.now() - triedAt >= RECONNECT_AFTER_MS) listen()
+        return -++unheard
+      }
+      return heard + (counts.get(channel) ?? 0)
+    },
+    // Heard back on the listening connection as well once it commits; this moves the stamp at once.
+    changed: moved,
+    async close() {
+      closed = true
+      listening = false
+      const c = client
+      client = undefined
+      if (c) await c.end().catch(() => undefined)
+    },
+  }
+}
