@@ -122,18 +122,23 @@ export function digestMatches(header: string, body: Buffer): boolean {
 
 const IMF_FIXDATE = /^(Mon|Tue|Wed|Thu|Fri|Sat|Sun), \d{2} (Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) \d{4} \d{2}:\d{2}:\d{2} GMT$/
 
-/** The last date checked and its time: the calls of one second, from every client, carry the same text. */
+/** The last date read and its time: the calls of one second, from every client, carry the same text. */
 let lastDate: { value: string; at: number } | undefined
 
-/** An RFC 7231 IMF-fixdate (what `Date.prototype.toUTCString` writes) within MAX_CLOCK_SKEW_MS of now. */
+/** The time of an RFC 7231 IMF-fixdate (what `Date.prototype.toUTCString` writes); undefined for anything else. */
+function dateTime(value: string): number | undefined {
+  if (lastDate?.value === value) return lastDate.at
+  if (!IMF_FIXDATE.test(value)) return undefined
+  const at = Date.parse(value)
+  if (Number.isNaN(at)) return undefined
+  lastDate = { value, at }
+  return at
+}
+
+/** An RFC 7231 IMF-fixdate within MAX_CLOCK_SKEW_MS of now. */
 export function checkDate(value: string, now: Date): 'bad_date' | 'stale_date' | undefined {
-  let at = lastDate?.value === value ? lastDate.at : undefined
-  if (at === undefined) {
-    if (!IMF_FIXDATE.test(value)) return 'bad_date'
-    at = Date.parse(value)
-    if (Number.isNaN(at)) return 'bad_date'
-    lastDate = { value, at }
-  }
+  const at = dateTime(value)
+  if (at === undefined) return 'bad_date'
   return Math.abs(at - now.getTime()) > MAX_CLOCK_SKEW_MS ? 'stale_date' : undefined
 }
 
@@ -166,7 +171,7 @@ export function checkRequest(request: SignedRequest, now: Date): Checked {
   if (!date || (params.headers.includes('digest') && !digest)) return { ok: false, reason: 'missing_headers' }
   const dateFailure = checkDate(date, now)
   if (dateFailure) return { ok: false, reason: dateFailure }
-  return { ok: true, params, merchantId, digest: params.headers.includes('digest') ? digest : undefined, signedAt: Date.parse(date) }
+  return { ok: true, params, merchantId, digest: params.headers.includes('digest') ? digest : undefined, signedAt: dateTime(date)! }
 }
 
 /**

@@ -2,7 +2,7 @@
 // keeps rows in memory (the reporting keys every signed call needs) takes a stamp before it reads a row and uses the
 // row while the stamp stays the same:
 // - SQLite: `PRAGMA data_version`, which moves when any other connection (another process, or one of this process's
-//   threads) commits to the file, read on every stamp (a couple of microseconds, no row read); this process's own
+//   threads) commits to the file, read at most once per turn of the event loop (no row read); this process's own
 //   connection's changes are told with changed(), since they do not move data_version;
 // - PostgreSQL: notifications on `finapi_changes` whose payload names the channel, sent by a trigger on the table
 //   (its feature's migration) when a change commits, by any process or anyone's SQL, and heard on one connection of
@@ -36,12 +36,23 @@ export function sqliteChanges(native: SQLite.Database): ChangeSignal {
   let seen: unknown
   let foreign = 0
   const own = new Map<string, number>()
+  // data_version is read once per turn of the event loop: the calls one turn handles (a loaded server reads several
+  // sockets' requests in one) were all received by then, and the pragma, a read transaction of its own, cost more
+  // than the check it spares. Forgotten when the turn's I/O is done (setImmediate runs right after it).
+  let readThisTurn = false
+  const nextTurn = () => {
+    readThisTurn = false
+  }
   return {
     stamp(channel) {
-      const version = dataVersion.get()
-      if (version !== seen) {
-        seen = version
-        foreign++
+      if (!readThisTurn) {
+        readThisTurn = true
+        setImmediate(nextTurn)
+        const version = dataVersion.get()
+        if (version !== seen) {
+          seen = version
+          foreign++
+        }
       }
       // Both only grow, so their sum moves whenever either does.
       return foreign + (own.get(channel) ?? 0)
