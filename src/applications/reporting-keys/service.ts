@@ -19,8 +19,8 @@ const UNSEALED_CACHE_SIZE = 10_000
 /** The change channel (platform/db/changes.ts) of reporting keys (PostgreSQL's trigger: migration 0027). */
 export const KEY_CHANGES = 'reporting_keys'
 /**
- * How long an active key's row is used without reading it again while no key change is announced anywhere. The
- * announcement is what makes a revocation count at once; this bound is only there so that nothing is kept forever.
+ * How long an active key's row is used without reading it again while no reporting key changes anywhere. The change
+ * signal is what makes a revocation count at once; this bound is only there so that nothing is kept forever.
  */
 export const KEY_MEMORY_MS = 60_000
 /** How many active keys a process remembers (a key's row and its secret). */
@@ -80,16 +80,9 @@ export interface ReportingKeyService {
   revoke(id: string, organizationId?: string): Promise<boolean>
 }
 
-export function createReportingKeyService(deps: {
-  db: Pick<Db, 'kysely' | 'changes'>
-  clock: Clock
-  secretsKey: string
-  organizations: Pick<OrganizationService, 'find'>
-  /** The memory's clock (monotonic milliseconds); a test passes its own. */
-  now?: () => number
-}): ReportingKeyService {
+export function createReportingKeyService(deps: { db: Pick<Db, 'kysely' | 'changes'>; clock: Clock; secretsKey: string; organizations: Pick<OrganizationService, 'find'> }): ReportingKeyService {
   const { db, clock } = deps
-  const now = deps.now ?? (() => performance.now())
+  const now = () => clock.nowMs()
   const sealingKey = deriveKey(deps.secretsKey, KEY_SECRETS_PURPOSE)
   const row = (id: string, organizationId: string, secret: string): repo.ReportingKeyRow => ({
     id,
