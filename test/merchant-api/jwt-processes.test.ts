@@ -3,7 +3,7 @@
 // once, and exactly one call (two GETs) gets through. The jti is
 // recorded by one insert on a unique key, never by a read followed by a write.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { startFinapiServer, type RunningServer } from '../support/cli.js'
+import { startFinapiServers, stopFinapiServers, type RunningServer } from '../support/cli.js'
 import { createTestDatabase, type TestDatabase } from '../support/database.js'
 import { call } from '../support/harness.js'
 import { TESTREST_KEY } from '../support/reporting.js'
@@ -14,15 +14,10 @@ let servers: RunningServer[] = []
 beforeAll(async () => {
   database = await createTestDatabase()
   const env = { MODE: 'sandbox', DATABASE_URL: database.url, LOG_LEVEL: 'warn', JOBS_POLL_MS: '0' }
-  // The first creates the schema and the sandbox identities; the second finds them.
-  servers = [await startFinapiServer(env)]
-  servers.push(await startFinapiServer(env))
+  servers = await startFinapiServers(2, env)
 }, 60_000)
 afterAll(async () => {
-  for (const server of servers) {
-    server.child.kill('SIGTERM')
-    await server.exited
-  }
+  await stopFinapiServers(servers)
   await database.drop()
 })
 

@@ -7,7 +7,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import pg from 'pg'
 import { KEY_MEMORY_MS } from '../../src/applications/reporting-keys/service.js'
-import { runFinapi, startFinapiServer, type RunningServer } from '../support/cli.js'
+import { runFinapi, startFinapiServers, stopFinapiServers, type RunningServer } from '../support/cli.js'
 import { createTestDatabase, TEST_DIALECT, type TestDatabase } from '../support/database.js'
 import { call } from '../support/harness.js'
 import { signedHeaders } from '../support/reporting.js'
@@ -21,14 +21,10 @@ let env: Record<string, string>
 beforeAll(async () => {
   database = await createTestDatabase()
   env = { MODE: 'sandbox', DATABASE_URL: database.url, LOG_LEVEL: 'warn', JOBS_POLL_MS: '0' }
-  servers = [await startFinapiServer(env)]
-  servers.push(await startFinapiServer(env))
+  servers = await startFinapiServers(2, env)
 }, 60_000)
 afterAll(async () => {
-  for (const server of servers) {
-    server.child.kill('SIGTERM')
-    await server.exited
-  }
+  await stopFinapiServers(servers)
   await database.drop()
 })
 

@@ -4,7 +4,7 @@
 // statement on a unique key (platform/replay-guard.ts), never by a read followed by a write.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { openDatabase, type Db } from '../../src/platform/db/database.js'
-import { startFinapiServer, type RunningServer } from '../support/cli.js'
+import { startFinapiServers, stopFinapiServers, type RunningServer } from '../support/cli.js'
 import { createTestDatabase, type TestDatabase } from '../support/database.js'
 import { call } from '../support/harness.js'
 import { TESTREST_KEY, signedHeaders } from '../support/reporting.js'
@@ -16,17 +16,12 @@ let servers: RunningServer[] = []
 beforeAll(async () => {
   database = await createTestDatabase()
   const env = { MODE: 'sandbox', DATABASE_URL: database.url, LOG_LEVEL: 'warn', JOBS_POLL_MS: '0' }
-  // The first creates the schema and the sandbox identities; the second finds them.
-  servers = [await startFinapiServer(env)]
-  servers.push(await startFinapiServer(env))
+  servers = await startFinapiServers(2, env)
   db = openDatabase(database.url)
 }, 60_000)
 afterAll(async () => {
   await db.close()
-  for (const server of servers) {
-    server.child.kill('SIGTERM')
-    await server.exited
-  }
+  await stopFinapiServers(servers)
   await database.drop()
 })
 

@@ -76,3 +76,21 @@ export function startFinapiServer(env: Record<string, string>, options: { deploy
     exited.then(() => reject(new Error(`server exited:\n${output}`)), () => undefined)
   })
 }
+
+/**
+ * `finapi serve` processes on one database, started one after the other: the first creates the schema and the
+ * sandbox identities, the others find them. Stop them with stopFinapiServers.
+ */
+export async function startFinapiServers(count: number, env: Record<string, string>): Promise<RunningServer[]> {
+  const servers: RunningServer[] = []
+  for (let i = 0; i < count; i++) servers.push(await startFinapiServer(env))
+  return servers
+}
+
+/** SIGTERM to each server, waiting for each to exit. */
+export async function stopFinapiServers(servers: readonly RunningServer[]): Promise<void> {
+  for (const server of servers) {
+    server.child.kill('SIGTERM')
+    await server.exited
+  }
+}
