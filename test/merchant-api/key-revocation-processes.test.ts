@@ -1,9 +1,9 @@
 // A reporting key revoked by one process is refused by every other at once (issue 20, target 1): the servers
-// remember a key they have verified (applications/reporting-keys/service.ts) only while no key change has been
-// announced anywhere (platform/db/changes.ts: SQLite's data_version; PostgreSQL's pg_notify, heard on a connection of
-// each server's own). Two real `finapi serve` processes on one database, the key made and revoked by the `finapi`
+// remember a key they have verified (applications/reporting-keys/service.ts) only while no reporting key has changed
+// anywhere (platform/db/changes.ts: SQLite's data_version; on PostgreSQL a trigger's pg_notify, heard on a connection
+// of each server's own). Two real `finapi serve` processes on one database, the key made and revoked by the `finapi`
 // command, a third process. The memory's own bound (KEY_MEMORY_MS) is a minute, so a refusal within the second can
-// only come from the announcement.
+// only come from the change signal.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import pg from 'pg'
 import { KEY_MEMORY_MS } from '../../src/applications/reporting-keys/service.js'
