@@ -110,7 +110,11 @@ export function createServices(config: Config, infrastructure: Infrastructure, o
 
   // The one cycle of the wiring: identity resolves OAuth access tokens through OAuth's token service, and OAuth's
   // sign-in page verifies passwords through identity. Closed here by a resolver that forwards to OAuth once built.
-  const accessTokens: AccessTokenResolver = { find: (hash) => oauth.services.tokens.find(hash), revoke: (hash) => oauth.services.tokens.revoke(hash) }
+  const accessTokens: AccessTokenResolver = {
+    find: (hash) => oauth.services.tokens.find(hash),
+    recall: (hash) => oauth.services.tokens.recall(hash),
+    revoke: (hash) => oauth.services.tokens.revoke(hash),
+  }
   const organizations = organizationsFeature({ db, clock })
   const applications = applicationsFeature({ db, clock, secretsKey: config.secretsKey, organizations: organizations.services, sandboxApiKey: config.sandboxApiKey })
   // In the sandbox everyone shares the published customers, so a guessing run locks them for its sender only.

@@ -8,6 +8,7 @@ import type { Clock } from '../platform/clock.js'
 import type { Db } from '../platform/db/database.js'
 import type { Feature } from '../platform/feature.js'
 import * as m0027 from '../migrations/0027_reporting_key_changes.js'
+import * as m0029 from '../migrations/0029_application_changes.js'
 import { activeSandboxKeys, ensureSandboxKeys } from './reporting-keys/sandbox.js'
 import { createReportingKeyService, type ReportingKeyService } from './reporting-keys/service.js'
 import { createApplicationService, type ApplicationService } from './service.js'
@@ -33,7 +34,7 @@ export function applicationsFeature(deps: ApplicationsDeps): Feature<Application
   return {
     name: 'applications',
     services: { applications, reportingKeys },
-    migrations: { '0027_reporting_key_changes': m0027 },
+    migrations: { '0027_reporting_key_changes': m0027, '0029_application_changes': m0029 },
     sandbox: {
       async seed() {
         if (deps.sandboxApiKey) await applications.ensureSandboxKey(deps.sandboxApiKey)

@@ -14,6 +14,11 @@ const KEY_PREFIX = 'fk_'
  */
 export const KEY_CACHE_MS = 5_000
 const KEY_CACHE_ENTRIES = 10_000
+/**
+ * The change channel (platform/db/changes.ts) of applications: an OAuth token stops working with its client's
+ * application, so the token memory listens here (PostgreSQL's trigger: migration 0029).
+ */
+export const APPLICATION_CHANGES = 'applications'
 
 export interface Application {
   id: string
@@ -36,7 +41,7 @@ export interface ApplicationService {
   ensureSandboxKey(key: string): Promise<void>
 }
 
-export function createApplicationService(deps: { db: Pick<Db, 'kysely'>; clock: Clock }): ApplicationService {
+export function createApplicationService(deps: { db: Pick<Db, 'kysely' | 'changes'>; clock: Clock }): ApplicationService {
   const { db, clock } = deps
   const verified = new Map<string, { application: Application; until: number }>()
 
@@ -81,7 +86,9 @@ export function createApplicationService(deps: { db: Pick<Db, 'kysely'>; clock: 
 
     async revoke(id) {
       for (const [hash, entry] of verified) if (entry.application.id === id) verified.delete(hash)
-      return (await repo.revoke(db.kysely, id, clock.now().toISOString())) > 0
+      const revoked = (await repo.revoke(db.kysely, id, clock.now().toISOString())) > 0
+      if (revoked) db.changes.changed(APPLICATION_CHANGES)
+      return revoked
     },
 
     async ensureSandboxKey(key) {

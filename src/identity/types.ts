@@ -54,6 +54,11 @@ export interface AccessTokenResolver {
    * too, inactive: it is a real secret in the wrong place and must be refused, not treated as unknown.
    */
   find(tokenHash: string): Promise<AccessToken | undefined>
+  /**
+   * An active access token this process read since nothing that decides its state changed anywhere, without waiting
+   * (the hot path of bearer calls); undefined means "ask find", never "unknown".
+   */
+  recall(tokenHash: string): AccessToken | undefined
   /** Ends the whole authorization the access token belongs to (its refresh token too). */
   revoke(tokenHash: string): Promise<void>
 }

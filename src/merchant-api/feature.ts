@@ -31,7 +31,7 @@ export interface MerchantApiDeps {
   keys: Pick<ReportingKeyService, 'signingKey' | 'recallSigningKey' | 'certificates'>
   organizations: Pick<OrganizationService, 'find' | 'mayActFor' | 'recallMayActFor' | 'descendants'>
   /** OAuth access tokens, resolved by the OAuth feature's token service (the family never imports OAuth). */
-  tokens: Pick<AccessTokenResolver, 'find'>
+  tokens: Pick<AccessTokenResolver, 'find' | 'recall'>
   /** The one memory of credentials already used (JWT ids, signatures of writes), pruned by the composition root. */
   replay: Pick<ReplayGuard, 'spend'>
   /** Sandbox mode only: the published keys the docs page signs "Try it out" calls with (docs-signer.ts). */

@@ -7,7 +7,7 @@
 //   organization its grant was made for (its client's, or the merchant user's who allowed it).
 // Each answers the organization the call acts for, or the reason it is refused (counted, never told).
 import type { ReportingKeyService, SigningKey } from '../../applications/reporting-keys/service.js'
-import type { AccessTokenResolver } from '../../identity/types.js'
+import type { AccessToken, AccessTokenResolver } from '../../identity/types.js'
 import type { OrganizationService } from '../../organizations/service.js'
 import type { Clock } from '../../platform/clock.js'
 import { sha256Hex } from '../../platform/crypto.js'
@@ -63,7 +63,7 @@ export interface ReportingAuthenticatorDeps {
   keys: Pick<ReportingKeyService, 'signingKey' | 'recallSigningKey' | 'certificates'>
   organizations: Pick<OrganizationService, 'mayActFor' | 'recallMayActFor'>
   /** OAuth access tokens (the OAuth feature's token service, passed in: reporting never imports OAuth). */
-  tokens: Pick<AccessTokenResolver, 'find'>
+  tokens: Pick<AccessTokenResolver, 'find' | 'recall'>
   /** The one memory of credentials already used (JWT ids, signatures of writes), shared across processes. */
   replay: Pick<ReplayGuard, 'spend'>
   /** Calls per credential (throttle.ts): checked before verification, counted once the credential is verified. */
@@ -77,8 +77,12 @@ export interface ReportingAuthenticator {
    * promise when nothing needs the database (a read, its key and its organizations known to this process).
    */
   signature(request: SignedRequest): Authentication | Promise<Authentication>
-  /** An `Authorization` header: a JWT or an OAuth access token. */
-  bearer(request: SignedRequest, authorization: string): Promise<Authentication>
+  /**
+   * An `Authorization` header: a JWT or an OAuth access token. An access token is answered without a promise when
+   * nothing needs the database (the token and its organizations known to this process); a JWT always waits (its jti
+   * is spent).
+   */
+  bearer(request: SignedRequest, authorization: string): Authentication | Promise<Authentication>
 }
 
 type CheckedSignature = Extract<Checked, { ok: true }>
@@ -153,15 +157,21 @@ export function createReportingAuthenticator(deps: ReportingAuthenticatorDeps): 
     return replay.spend(sha256Hex(`signature ${keyId} ${signature}`), new Date(signedAt + MAX_CLOCK_SKEW_MS + 1000))
   }
 
-  async function oauth(token: string, request: SignedRequest): Promise<Authentication> {
+  function oauth(token: string, request: SignedRequest): Authentication | Promise<Authentication> {
     if (!ACCESS_TOKEN.test(token)) return refuse('bad_token')
     const hash = sha256Hex(token)
     // A token seen before is checked against its credential's allowance before it is looked up.
     const known = tokenCredentials.get(hash)
     const spent = known === undefined ? undefined : throttle.over(known, request.source)
     if (spent !== undefined) return throttled(spent)
-    const found = await tokens.find(hash)
-    if (!found) return refuse('unknown_token')
+    // A token read since the last change to the tables that decide it, anywhere, is at hand.
+    const recalled = tokens.recall(hash)
+    if (recalled) return tokenAdmits(hash, recalled, request)
+    return tokens.find(hash).then((found) => (found ? tokenAdmits(hash, found, request) : refuse('unknown_token')))
+  }
+
+  /** The access token's checks once it is found; without waiting when the merchant is its own or its lineage is known. */
+  function tokenAdmits(hash: string, found: AccessToken, request: SignedRequest): Authentication | Promise<Authentication> {
     // Expired, revoked (itself, its grant, its client), or a refresh token sent as an access token.
     if (!found.active) return refuse('inactive_token')
     // A banking token (scope accounts) never opens reporting.
@@ -177,9 +187,12 @@ export function createReportingAuthenticator(deps: ReportingAuthenticatorDeps): 
     if (wait !== undefined) return throttled(wait)
     // Like a meta key: a v-c-merchant-id header may name the token's organization or one below it.
     const merchant = request.header('v-c-merchant-id') ?? organization
-    if (merchant !== organization && !(await organizations.mayActFor(organization, merchant))) return refuse('merchant_not_allowed')
     const acting = { id: merchant, authenticatedId: merchant, scheme: 'oauth', credentialId: found.clientId, credentialOrganizationId: organization } as const
-    return { ok: true, acting, digest: undefined }
+    const admitted: Authentication = { ok: true, acting, digest: undefined }
+    if (merchant === organization) return admitted
+    const allowed = organizations.recallMayActFor(organization, merchant)
+    if (allowed !== undefined) return allowed ? admitted : refuse('merchant_not_allowed')
+    return organizations.mayActFor(organization, merchant).then((ok) => (ok ? admitted : refuse('merchant_not_allowed')))
   }
 
   /** The signature's checks once its key is found; without waiting when the organization's lineage is known and the call is a read. */
@@ -215,7 +228,7 @@ export function createReportingAuthenticator(deps: ReportingAuthenticatorDeps): 
       return keys.signingKey(checked.params.keyId).then((key) => (key ? signedBy(request, checked, credential, key) : refuse('unknown_key')))
     },
 
-    async bearer(request, authorization) {
+    bearer(request, authorization) {
       // One credential per call: a signature beside a bearer token is ambiguous, so neither is trusted.
       if (request.header('signature') !== undefined) return refuse('two_schemes')
       const token = /^Bearer +([^\s]+) *$/i.exec(authorization)?.[1]

@@ -107,7 +107,7 @@ export interface ClientService {
 }
 
 export function createClientService(deps: {
-  db: Pick<Db, 'kysely'>
+  db: Pick<Db, 'kysely' | 'changes'>
   clock: Clock
   applications: Pick<ApplicationService, 'authenticate' | 'list'>
   organizations: Pick<OrganizationService, 'find'>
@@ -180,7 +180,9 @@ export function createClientService(deps: {
     },
 
     async revoke(id) {
-      return (await repo.revokeClient(db.kysely, id, clock.now().toISOString())) > 0
+      const revoked = (await repo.revokeClient(db.kysely, id, clock.now().toISOString())) > 0
+      if (revoked) db.changes.changed(repo.OAUTH_CHANGES)
+      return revoked
     },
 
     async ensureSandboxClient() {

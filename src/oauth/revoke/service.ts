@@ -15,7 +15,7 @@ export interface RevocationService {
   revoke(body: RevokeRequest | undefined, authorization: string | undefined, source: string | undefined, authenticated?: (client: OAuthClient) => void): Promise<void>
 }
 
-export function createRevocationService(deps: { db: Pick<Db, 'kysely'>; clock: Clock; authenticateClient: AuthenticateClient }): RevocationService {
+export function createRevocationService(deps: { db: Pick<Db, 'kysely' | 'changes'>; clock: Clock; authenticateClient: AuthenticateClient }): RevocationService {
   const { db, clock, authenticateClient } = deps
   return {
     async revoke(body, authorization, source, authenticated) {
@@ -26,7 +26,7 @@ export function createRevocationService(deps: { db: Pick<Db, 'kysely'>; clock: C
       // RFC 7009 2.2: an invalid token (unknown, expired, already revoked, not this client's) is answered 200 too.
       // token_type_hint is not needed: both kinds are found by the token's hash.
       if (token.length > MAX_TOKEN_LENGTH) return
-      await repo.revokeGrantOfToken(db.kysely, sha256Hex(token), client.id, clock.now().toISOString())
+      if (await repo.revokeGrantOfToken(db.kysely, sha256Hex(token), client.id, clock.now().toISOString())) db.changes.changed(repo.OAUTH_CHANGES)
     }
   }
 }

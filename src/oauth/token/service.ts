@@ -5,6 +5,7 @@
 // second use of a code, or of a spent refresh token, proves a secret leaked, so it revokes the family at once
 // (RFC 9700 4.14.2, RFC 6749 4.1.2). Every other failure changes nothing.
 import { randomUUID } from 'node:crypto'
+import { APPLICATION_CHANGES } from '../../applications/service.js'
 import type { MerchantUserService } from '../../identity/merchant-users/service.js'
 import type { AccessToken, AccessTokenResolver } from '../../identity/types.js'
 import type { Clock } from '../../platform/clock.js'
@@ -62,6 +63,14 @@ export function isLiveToken(row: repo.TokenRow, now: string): boolean {
  */
 export const TOKEN_RETENTION_MS = 24 * 60 * 60_000
 
+/**
+ * How long an active access token is used without reading it again while nothing that decides its state changes
+ * anywhere (the change signal makes a revocation count at once; this bound is only so that nothing is kept forever).
+ */
+export const TOKEN_MEMORY_MS = 60_000
+/** How many active access tokens a process remembers. */
+const TOKEN_MEMORY_SIZE = 10_000
+
 /** Housekeeping: deletes tokens expired over TOKEN_RETENTION_MS ago, and grants left with no token. */
 export async function pruneTokens(db: Pick<Db, 'kysely'>, clock: Clock): Promise<number> {
   const now = clock.now().getTime()
@@ -75,7 +84,7 @@ export async function pruneTokens(db: Pick<Db, 'kysely'>, clock: Clock): Promise
 class AlreadySpent extends Error {}
 
 export function createTokenService(deps: {
-  db: Pick<Db, 'kysely'>
+  db: Pick<Db, 'kysely' | 'changes'>
   clock: Clock
   authenticateClient: AuthenticateClient
   dpop: DpopVerifier
@@ -98,7 +107,27 @@ export function createTokenService(deps: {
   }
 
   async function revokeFamily(grantId: string | null): Promise<void> {
-    if (grantId) await repo.revokeGrant(db.kysely, grantId, clock.now().toISOString())
+    if (!grantId) return
+    await repo.revokeGrant(db.kysely, grantId, clock.now().toISOString())
+    db.changes.changed(repo.OAUTH_CHANGES)
+  }
+
+  /**
+   * Active access tokens as last read, with the change stamp taken before the read: every bearer call needs its
+   * token, and on PostgreSQL the read was most of the call. A token's state is decided by four tables (the token, its
+   * grant, its client, the client's application); any change to one of them moves the stamp in every process sharing
+   * the database (OAUTH_CHANGES and APPLICATION_CHANGES: this process's own once the write has returned, others' as
+   * it commits), so the next call reads the row again. Expiry is checked on every use against the clock. Unknown and
+   * inactive tokens are not remembered (read every time), nor refresh tokens (never active as access tokens).
+   */
+  const remembered = new Map<string, { stamp: number; at: number; expiresAt: number; token: AccessToken }>()
+  // Both only grow, so their sum moves whenever either does (and, while PostgreSQL is not listening, never repeats).
+  const stampNow = () => db.changes.stamp(repo.OAUTH_CHANGES) + db.changes.stamp(APPLICATION_CHANGES)
+  function recall(tokenHash: string, stamp = stampNow()): AccessToken | undefined {
+    const hit = remembered.get(tokenHash)
+    if (hit === undefined) return undefined
+    const now = clock.nowMs()
+    return hit.stamp === stamp && now - hit.at < TOKEN_MEMORY_MS && hit.expiresAt > now ? hit.token : undefined
   }
 
   /** Inserts an access token and a refresh token for the grant and builds the response. */
@@ -244,22 +273,35 @@ export function createTokenService(deps: {
     },
 
     async find(tokenHash): Promise<AccessToken | undefined> {
+      const stamp = stampNow()
+      const recalled = recall(tokenHash, stamp)
+      if (recalled) return recalled
       const row = await repo.findToken(db.kysely, tokenHash)
+      if (!row) {
+        remembered.delete(tokenHash)
+        return undefined
+      }
       // A refresh token sent as an access token is found too, inactive: it is a real secret in the wrong place,
       // and must not read as the sandbox's any-string customer.
-      return (
-        row && {
-          clientId: row.client_id,
-          applicationId: row.application_id,
-          customerId: row.customer_id,
-          scopes: row.scope.split(' '),
-          expiresAt: row.expires_at,
-          jkt: row.jkt,
-          organizationId: row.organization_id,
-          active: isActive(row, clock.now().toISOString()),
-        }
-      )
+      const token: AccessToken = {
+        clientId: row.client_id,
+        applicationId: row.application_id,
+        customerId: row.customer_id,
+        scopes: row.scope.split(' '),
+        expiresAt: row.expires_at,
+        jkt: row.jkt,
+        organizationId: row.organization_id,
+        active: isActive(row, clock.now().toISOString()),
+      }
+      if (!token.active) remembered.delete(tokenHash)
+      else {
+        if (remembered.size >= TOKEN_MEMORY_SIZE) remembered.clear()
+        remembered.set(tokenHash, { stamp, at: clock.nowMs(), expiresAt: Date.parse(row.expires_at), token })
+      }
+      return token
     },
+
+    recall: (tokenHash) => recall(tokenHash),
 
     async revoke(tokenHash) {
       // Signing out with an OAuth access token ends the whole authorization: its refresh token too.
