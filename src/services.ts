@@ -185,6 +185,7 @@ export function createServices(config: Config, infrastructure: Infrastructure, o
   const reportBlobs = reportStore(config, db, clock)
   const reporting = reportingFeature({
     db: db.kysely,
+    changes: db.changes,
     dialect: db.dialect,
     bulk: db.bulk,
     clock,

@@ -6,11 +6,13 @@ import type { OrganizationService } from '../organizations/service.js'
 import type { BlobStore } from '../platform/blobs/types.js'
 import type { Clock } from '../platform/clock.js'
 import type { BulkReads, Dialect, Executor } from '../platform/db/database.js'
+import type { ChangeSignal } from '../platform/db/changes.js'
 import type { Feature } from '../platform/feature.js'
 import * as m0009 from '../migrations/0009_transactions.js'
 import * as m0013 from '../migrations/0013_report_subscriptions.js'
 import * as m0015 from '../migrations/0015_transaction_tallies.js'
 import * as m0016 from '../migrations/0016_report_engine.js'
+import * as m0030 from '../migrations/0030_report_subscription_changes.js'
 import { reportingCommands } from './cli.js'
 import type { App } from '../platform/http/app.js'
 import type { Jobs } from '../platform/jobs/service.js'
@@ -63,6 +65,8 @@ export type ReportingRoutes = (scope: App) => Promise<void>
 
 export interface ReportingDeps {
   db: Executor
+  /** Whether another process changed what this one remembers (the subscription lists). */
+  changes: ChangeSignal
   dialect: Dialect
   /** The database's bulk reads, for report rows. */
   bulk: BulkReads
@@ -115,7 +119,7 @@ official CyberSource SDKs do (authenticationType \`http_signature\`, \`jwt\`, \`
 export function reportingFeature(deps: ReportingDeps): Feature<ReportingServices> {
   const { db, clock, jobs, blobs } = deps
   const definitions = createDefinitionsService()
-  const subscriptions = createSubscriptionsService({ db, clock, definitions, limits: deps.reports })
+  const subscriptions = createSubscriptionsService({ db, changes: deps.changes, clock, definitions, limits: deps.reports })
   const onDemand = createOnDemandService({ db: deps.db, dialect: deps.dialect, organizations: deps.organizations })
   const transactions = createTransactionService({ db: { kysely: db, dialect: deps.dialect, bulk: deps.bulk }, clock })
   const reportingClock = createReportingClock({ db, clock, sandbox: deps.sandbox })
@@ -123,7 +127,7 @@ export function reportingFeature(deps: ReportingDeps): Feature<ReportingServices
   const scheduler = createScheduler({ db, clock, jobs, reports, reportingClock, maxQueued: deps.reports.maxQueued })
   const downloads = createReportDownloads({ reports })
   const sandboxClock = createSandboxClock({ reportingClock, scheduler })
-  const sandboxReset = createSandboxReset({ db, blobs, sandbox: deps.sandbox })
+  const sandboxReset = createSandboxReset({ db, changes: deps.changes, blobs, sandbox: deps.sandbox })
   const metrics = createReportMetrics(() => reports.countByStatus())
   const reportJobOptions = { leaseMs: deps.reports.leaseMs, maxAttempts: REPORT_ATTEMPTS }
   const generator = (onProgress?: (instanceId: string, rows: number) => void) =>
@@ -172,7 +176,7 @@ export function reportingFeature(deps: ReportingDeps): Feature<ReportingServices
       },
     },
     openapi: { description: DESCRIPTION },
-    migrations: { '0009_transactions': m0009, '0013_report_subscriptions': m0013, '0015_transaction_tallies': m0015, '0016_report_engine': m0016 },
+    migrations: { '0009_transactions': m0009, '0013_report_subscriptions': m0013, '0015_transaction_tallies': m0015, '0016_report_engine': m0016, '0030_report_subscription_changes': m0030 },
     // Every sandbox merchant's reports have 90 days of transactions ending today (on the injected clock), once.
     sandbox: { seed: async () => void (await transactions.ensureSandboxData()) },
     commands: reportingCommands,

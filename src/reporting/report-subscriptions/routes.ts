@@ -3,6 +3,7 @@
 import { Type } from 'typebox'
 import type { App } from '../../platform/http/app.js'
 import { notModified } from '../../platform/errors.js'
+import { sendRendered } from '../../platform/rendered.js'
 import { subscriptionRequestErrors } from '../../merchant-api/errors.js'
 import { actingOrganization } from '../../merchant-api/gateway.js'
 import { ValidationErrorBody, failureBody } from '../../merchant-api/schemas.js'
@@ -23,7 +24,8 @@ export async function subscriptionRoutes(scope: App, deps: { subscriptions: Subs
   scope.get(
     '/reporting/v3/report-subscriptions',
     { schema: { operationId: 'getAllSubscriptions', summary: 'Get All Subscriptions', tags, response: { 200: SubscriptionList, 400: failureBody(['INVALID_DATA']) } } },
-    async (request) => ({ subscriptions: await subscriptions.list(actingOrganization(request).id) }),
+    // The list is kept while no subscription changes: its bytes are rendered through the schema once per list.
+    (request, reply) => sendRendered(reply, subscriptions.list(actingOrganization(request).id), (list) => ({ subscriptions: list })),
   )
 
   scope.get(

@@ -2,6 +2,7 @@
 // Every call names the acting organization and every statement is filtered by it, so another tenant's reportName
 // answers exactly as an unknown one.
 import type { Clock } from '../../platform/clock.js'
+import type { ChangeSignal } from '../../platform/db/changes.js'
 import type { Executor } from '../../platform/db/database.js'
 import { invalid, notFound } from '../../platform/errors.js'
 import type { DefinitionsService } from '../report-definitions/service.js'
@@ -12,8 +13,25 @@ import { checkPredefined, checkSubscription, type Checked, type NormalizedSubscr
 
 export type PutOutcome = 'created' | 'updated' | 'unchanged'
 
+/**
+ * The change channel (platform/db/changes.ts) of report subscriptions (PostgreSQL's trigger: migration 0030). Whoever
+ * writes the table in this process (this service, the sandbox reset) calls changed() with it once the write returns.
+ */
+export const SUBSCRIPTION_CHANGES = 'report_subscriptions'
+/**
+ * How long an organization's list is used without reading it again while no subscription changes anywhere (the
+ * change signal keeps it current; this bound is only so that nothing is kept forever).
+ */
+export const LIST_MEMORY_MS = 60_000
+/** How many organizations' lists a process remembers. */
+const LIST_MEMORY_SIZE = 10_000
+
 export interface SubscriptionsService {
-  list(organizationId: string): Promise<Subscription[]>
+  /**
+   * The organization's subscriptions by name. The same array (do not change it) while no subscription changes
+   * anywhere, given without a promise when it is at hand: clients poll the list, and its bytes are rendered once.
+   */
+  list(organizationId: string): readonly Subscription[] | Promise<readonly Subscription[]>
   /** Throws notFound() for a name the organization has no subscription under. */
   get(organizationId: string, reportName: string): Promise<Subscription>
   /** Throws invalid() with every problem; nothing is stored then. */
@@ -25,6 +43,7 @@ export interface SubscriptionsService {
 
 export interface SubscriptionsDeps {
   db: Executor
+  changes: ChangeSignal
   clock: Clock
   definitions: DefinitionsService
   limits: SubscriptionLimits
@@ -125,12 +144,31 @@ export function createSubscriptionsService(deps: SubscriptionsDeps): Subscriptio
       const now = new Date(Math.max(deps.clock.now().getTime(), current ? Date.parse(current.updated_at) + 1 : 0)).toISOString()
       await repo.upsert(tx, { ...wanted, created_at: current?.created_at ?? now, updated_at: now })
       return current ? 'updated' : 'created'
+    }).then((outcome) => {
+      // After the commit, so that a list read while the transaction ran is not kept.
+      if (outcome !== 'unchanged') deps.changes.changed(SUBSCRIPTION_CHANGES)
+      return outcome
     })
   }
 
+  /**
+   * Each organization's list as last read, with the change stamp taken before the read. Any change to the table
+   * moves the stamp in every process sharing the database (this process's own once the write has returned, others'
+   * as it commits, inserts included), so the next call reads the list again.
+   */
+  const remembered = new Map<string, { stamp: number; at: number; list: readonly Subscription[] }>()
+
   return {
-    async list(organizationId) {
-      return (await repo.list(deps.db, organizationId)).map(render)
+    list(organizationId) {
+      const stamp = deps.changes.stamp(SUBSCRIPTION_CHANGES)
+      const hit = remembered.get(organizationId)
+      if (hit && hit.stamp === stamp && deps.clock.nowMs() - hit.at < LIST_MEMORY_MS) return hit.list
+      return repo.list(deps.db, organizationId).then((rows) => {
+        const list = Object.freeze(rows.map(render))
+        if (remembered.size >= LIST_MEMORY_SIZE) remembered.clear()
+        remembered.set(organizationId, { stamp, at: deps.clock.nowMs(), list })
+        return list
+      })
     },
     async get(organizationId, reportName) {
       const row = await repo.find(deps.db, organizationId, reportName)
@@ -141,6 +179,7 @@ export function createSubscriptionsService(deps: SubscriptionsDeps): Subscriptio
     putPredefined: (organizationId, body) => store(organizationId, checkPredefined(body, deps.definitions, deps.limits)),
     async remove(organizationId, reportName) {
       if (!(await repo.remove(deps.db, organizationId, reportName))) throw notFound([{ field: 'reportName', reason: 'no subscription with this name' }])
+      deps.changes.changed(SUBSCRIPTION_CHANGES)
     },
   }
 }
