@@ -264,7 +264,8 @@ export function createIdentityService(deps: IdentityDeps): IdentityService {
         remember(tokenHash, principal, expiresAt, now)
         return principal
       }
-      // OAuth tokens are not cached: their revocation holds everywhere at once.
+      // OAuth tokens are remembered by the token service only while nothing that decides them changes anywhere, so
+      // their revocation holds everywhere at once.
       const access = await accessTokens?.find(tokenHash)
       if (!access) {
         if (unknown.size >= UNKNOWN_CACHE_ENTRIES) unknown.delete(unknown.keys().next().value!)

@@ -6,14 +6,14 @@ import type { Executor } from '../platform/db/database.js'
 import type { OAuthClientsTable, OAuthCodesTable, OAuthConsentsTable, OAuthGrantsTable, OAuthPushedRequestsTable, OAuthTokensTable } from './tables.js'
 
 export type ClientRow = Selectable<OAuthClientsTable>
+export type ConsentRow = Selectable<OAuthConsentsTable>
+export type CodeRow = Selectable<OAuthCodesTable>
 
 /**
  * The change channel (platform/db/changes.ts) of the tables that decide whether an access token works: tokens,
  * grants, clients (PostgreSQL's triggers: migration 0028). Services call changed() with it after their writes.
  */
 export const OAUTH_CHANGES = 'oauth'
-export type ConsentRow = Selectable<OAuthConsentsTable>
-export type CodeRow = Selectable<OAuthCodesTable>
 
 // ---- Clients -----------------------------------------------------------------------------------------------
 
