@@ -141,7 +141,9 @@ describe('a server killed in the middle of generating a report', () => {
       for (const name of orphans) utimesSync(join(tmp, name), stale, stale)
     }
 
-    const rescuer = await serve(serverEnv)
+    // The killed server's 2-second lease is what must lapse; the rescuer's own is long, so that a slow machine (a
+    // renewal late by 2 s under load) cannot make it lose the report to itself and count a third run.
+    const rescuer = await serve(env({ REPORT_LEASE_SECONDS: '30' }))
     if (onSqlite) await until('the orphaned temp file to go', async () => orphans.every((name) => !readdirSync(tmp).includes(name)), 10_000)
     const done = await until('the report to complete', async () => {
       const row = await db.kysely.selectFrom('report_instances').selectAll().where('id', '=', id).executeTakeFirst()
