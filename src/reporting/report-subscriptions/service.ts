@@ -23,8 +23,11 @@ export const SUBSCRIPTION_CHANGES = 'report_subscriptions'
  * change signal keeps it current; this bound is only so that nothing is kept forever).
  */
 export const LIST_MEMORY_MS = 60_000
-/** How many organizations' lists a process remembers. */
-const LIST_MEMORY_SIZE = 10_000
+/**
+ * How many subscriptions, in all lists, a process remembers (each with its share of the list's rendered JSON, about
+ * 1–2 KB): a bound in bytes, where a count of organizations would let a few large lists hold hundreds of megabytes.
+ */
+const LIST_MEMORY_SUBSCRIPTIONS = 10_000
 
 export interface SubscriptionsService {
   /**
@@ -157,6 +160,7 @@ export function createSubscriptionsService(deps: SubscriptionsDeps): Subscriptio
    * as it commits, inserts included), so the next call reads the list again.
    */
   const remembered = new Map<string, { stamp: number; at: number; list: readonly Subscription[] }>()
+  let rememberedSubscriptions = 0
 
   return {
     list(organizationId) {
@@ -165,8 +169,17 @@ export function createSubscriptionsService(deps: SubscriptionsDeps): Subscriptio
       if (hit && hit.stamp === stamp && deps.clock.nowMs() - hit.at < LIST_MEMORY_MS) return hit.list
       return repo.list(deps.db, organizationId).then((rows) => {
         const list = Object.freeze(rows.map(render))
-        if (remembered.size >= LIST_MEMORY_SIZE) remembered.clear()
+        // An empty list still counts one, so that the organizations kept are bounded too.
+        const weigh = (kept: readonly Subscription[]) => Math.max(kept.length, 1)
+        const previous = remembered.get(organizationId)
+        if (previous) rememberedSubscriptions -= weigh(previous.list)
+        const weight = weigh(list)
+        if (rememberedSubscriptions + weight > LIST_MEMORY_SUBSCRIPTIONS) {
+          remembered.clear()
+          rememberedSubscriptions = 0
+        }
         remembered.set(organizationId, { stamp, at: deps.clock.nowMs(), list })
+        rememberedSubscriptions += weight
         return list
       })
     },
