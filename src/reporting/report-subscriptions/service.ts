@@ -24,8 +24,8 @@ export const SUBSCRIPTION_CHANGES = 'report_subscriptions'
  */
 export const LIST_MEMORY_MS = 60_000
 /**
- * How many subscriptions, in all lists, a process remembers (each with its share of the list's rendered JSON, about
- * 1–2 KB): a bound in bytes, where a count of organizations would let a few large lists hold hundreds of megabytes.
+ * How many subscriptions, in all lists, a process remembers (each with its share of the list's rendered JSON): a
+ * bound on memory, where a count of organizations would let a few large lists hold far more.
  */
 const LIST_MEMORY_SUBSCRIPTIONS = 10_000
 
