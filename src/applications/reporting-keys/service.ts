@@ -7,6 +7,7 @@ import { randomBytes, randomUUID, type KeyObject } from 'node:crypto'
 import type { OrganizationService } from '../../organizations/service.js'
 import type { Clock } from '../../platform/clock.js'
 import { deriveKey, seal, unseal } from '../../platform/crypto.js'
+import { stampedMemory } from '../../platform/db/changes.js'
 import type { Db } from '../../platform/db/database.js'
 import { conflict, invalid } from '../../platform/errors.js'
 import { readCertificate } from './certificates.js'
@@ -117,24 +118,19 @@ export function createReportingKeyService(deps: { db: Pick<Db, 'kysely' | 'chang
    * process's own once the write has returned (KEY_CHANGES: a read that began before it is not kept), others' as
    * the write commits. Unknown, revoked and unreadable keys are not remembered (read every time).
    */
-  const remembered = new Map<string, { stamp: number; at: number; key: SigningKey }>()
-  function recallSigningKey(id: string, stamp = db.changes.stamp(KEY_CHANGES)): SigningKey | undefined {
-    const hit = remembered.get(id)
-    return hit && hit.stamp === stamp && now() - hit.at < KEY_MEMORY_MS ? hit.key : undefined
-  }
+  const remembered = stampedMemory<string, SigningKey>({ changes: db.changes, channels: [KEY_CHANGES], nowMs: now, maxAgeMs: KEY_MEMORY_MS, capacity: KEY_MEMORY_SIZE })
   async function readSigningKey(id: string): Promise<SigningKey | undefined> {
-    const stamp = db.changes.stamp(KEY_CHANGES)
-    const recalled = recallSigningKey(id, stamp)
+    const stamp = remembered.stamp()
+    const recalled = remembered.recall(id, stamp)
     if (recalled) return recalled
     const found = await repo.findReportingKey(db.kysely, id)
     const secret = found && found.status === 'active' ? opened(found.id, found.secret_sealed) : undefined
     if (!found || secret === undefined) {
-      remembered.delete(id)
+      remembered.forget(id)
       return undefined
     }
     const key = { id: found.id, organizationId: found.organization_id, secret }
-    if (remembered.size >= KEY_MEMORY_SIZE) remembered.clear()
-    remembered.set(id, { stamp, at: now(), key })
+    remembered.keep(id, stamp, key)
     return key
   }
 
@@ -153,7 +149,7 @@ export function createReportingKeyService(deps: { db: Pick<Db, 'kysely' | 'chang
     },
 
     signingKey: readSigningKey,
-    recallSigningKey: (id) => recallSigningKey(id),
+    recallSigningKey: (id) => remembered.recall(id),
 
     async createCertificate(organizationId, data) {
       if (!(await deps.organizations.find(organizationId))) throw invalid([{ field: 'org', reason: `no organization ${organizationId}` }])

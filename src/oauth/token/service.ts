@@ -10,6 +10,7 @@ import type { MerchantUserService } from '../../identity/merchant-users/service.
 import type { AccessToken, AccessTokenResolver } from '../../identity/types.js'
 import type { Clock } from '../../platform/clock.js'
 import { randomSecret, sha256Hex } from '../../platform/crypto.js'
+import { stampedMemory } from '../../platform/db/changes.js'
 import type { Db, Executor } from '../../platform/db/database.js'
 import type { DpopVerifier } from '../../platform/dpop.js'
 import type { AuthenticateClient } from '../clients/authenticate.js'
@@ -120,15 +121,15 @@ export function createTokenService(deps: {
    * it commits), so the next call reads the row again. Expiry is checked on every use against the clock. Unknown and
    * inactive tokens are not remembered (read every time), nor refresh tokens (never active as access tokens).
    */
-  const remembered = new Map<string, { stamp: number; at: number; expiresAt: number; token: AccessToken }>()
-  // Both only grow, so their sum moves whenever either does (and, while PostgreSQL is not listening, never repeats).
-  const stampNow = () => db.changes.stamp(repo.OAUTH_CHANGES) + db.changes.stamp(APPLICATION_CHANGES)
-  function recall(tokenHash: string, stamp = stampNow()): AccessToken | undefined {
-    const hit = remembered.get(tokenHash)
-    if (hit === undefined) return undefined
-    const now = clock.nowMs()
-    return hit.stamp === stamp && now - hit.at < TOKEN_MEMORY_MS && hit.expiresAt > now ? hit.token : undefined
-  }
+  // With its expiry as a number: it is checked on every use.
+  const remembered = stampedMemory<string, { token: AccessToken; expiresAtMs: number }>({
+    changes: db.changes,
+    channels: [repo.OAUTH_CHANGES, APPLICATION_CHANGES],
+    nowMs: () => clock.nowMs(),
+    maxAgeMs: TOKEN_MEMORY_MS,
+    capacity: TOKEN_MEMORY_SIZE,
+    usable: (kept, now) => kept.expiresAtMs > now,
+  })
 
   /** Inserts an access token and a refresh token for the grant and builds the response. */
   async function issue(trx: Executor, grantId: string, accessScope: string, refreshScope: string, now: Date, jkt: string | null): Promise<TokenResponse> {
@@ -273,12 +274,12 @@ export function createTokenService(deps: {
     },
 
     async find(tokenHash): Promise<AccessToken | undefined> {
-      const stamp = stampNow()
-      const recalled = recall(tokenHash, stamp)
-      if (recalled) return recalled
+      const stamp = remembered.stamp()
+      const recalled = remembered.recall(tokenHash, stamp)
+      if (recalled) return recalled.token
       const row = await repo.findToken(db.kysely, tokenHash)
       if (!row) {
-        remembered.delete(tokenHash)
+        remembered.forget(tokenHash)
         return undefined
       }
       // A refresh token sent as an access token is found too, inactive: it is a real secret in the wrong place,
@@ -293,15 +294,12 @@ export function createTokenService(deps: {
         organizationId: row.organization_id,
         active: isActive(row, clock.now().toISOString()),
       }
-      if (!token.active) remembered.delete(tokenHash)
-      else {
-        if (remembered.size >= TOKEN_MEMORY_SIZE) remembered.clear()
-        remembered.set(tokenHash, { stamp, at: clock.nowMs(), expiresAt: Date.parse(row.expires_at), token })
-      }
+      if (token.active) remembered.keep(tokenHash, stamp, { token, expiresAtMs: Date.parse(row.expires_at) })
+      else remembered.forget(tokenHash)
       return token
     },
 
-    recall: (tokenHash) => recall(tokenHash),
+    recall: (tokenHash) => remembered.recall(tokenHash)?.token,
 
     async revoke(tokenHash) {
       // Signing out with an OAuth access token ends the whole authorization: its refresh token too.

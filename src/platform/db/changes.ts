@@ -122,3 +122,70 @@ export function postgresChanges(connectionString: string, onError: (error: Error
     },
   }
 }
+
+/**
+ * Values read from the database and kept in this process, each with the stamp taken before its read: one is used
+ * while no change on its channels has been announced since, by this process or any other, and for at most maxAgeMs
+ * (only so that nothing is kept forever). Bounded by the weight of what is kept (1 a value unless `weigh` says
+ * otherwise); when the next value would not fit, everything is forgotten at once: no bookkeeping on the hot path,
+ * and the next reads fill it again.
+ */
+export interface StampedMemory<K, V> {
+  /** The stamp to take before a read whose result is to be kept. */
+  stamp(): number
+  /** The value kept under `key` if it is still current at `stamp` (taken now when not given). */
+  recall(key: K, stamp?: number): V | undefined
+  /** Keeps what a read begun at `stamp` found. */
+  keep(key: K, stamp: number, value: V): void
+  forget(key: K): void
+}
+
+export function stampedMemory<K, V>(options: {
+  changes: ChangeSignal
+  /** The channels whose changes can make a kept value wrong. */
+  channels: readonly string[]
+  nowMs: () => number
+  maxAgeMs: number
+  capacity: number
+  weigh?: (value: V) => number
+  /** Whether a kept value may still be used at `nowMs`, besides its stamp and age (an expiring token's expiry). */
+  usable?: (value: V, nowMs: number) => boolean
+}): StampedMemory<K, V> {
+  const { changes, channels, nowMs, maxAgeMs, capacity, usable } = options
+  const weigh = options.weigh ?? (() => 1)
+  const kept = new Map<K, { stamp: number; at: number; weight: number; value: V }>()
+  let weight = 0
+  // Stamps only grow (and, while PostgreSQL is not listening, never repeat), so their sum moves whenever one does.
+  if (channels.length === 0) throw new Error('a stamped memory needs at least one channel')
+  const stamp = () => {
+    let sum = 0
+    for (const channel of channels) sum += changes.stamp(channel)
+    return sum
+  }
+  const forget = (key: K) => {
+    const entry = kept.get(key)
+    if (entry === undefined) return
+    kept.delete(key)
+    weight -= entry.weight
+  }
+  return {
+    stamp,
+    recall(key, at = stamp()) {
+      const entry = kept.get(key)
+      if (entry === undefined || entry.stamp !== at) return undefined
+      const now = nowMs()
+      return now - entry.at < maxAgeMs && (usable === undefined || usable(entry.value, now)) ? entry.value : undefined
+    },
+    keep(key, at, value) {
+      forget(key)
+      const w = weigh(value)
+      if (weight + w > capacity) {
+        kept.clear()
+        weight = 0
+      }
+      kept.set(key, { stamp: at, at: nowMs(), weight: w, value })
+      weight += w
+    },
+    forget,
+  }
+}

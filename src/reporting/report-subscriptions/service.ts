@@ -2,7 +2,7 @@
 // Every call names the acting organization and every statement is filtered by it, so another tenant's reportName
 // answers exactly as an unknown one.
 import type { Clock } from '../../platform/clock.js'
-import type { ChangeSignal } from '../../platform/db/changes.js'
+import { stampedMemory, type ChangeSignal } from '../../platform/db/changes.js'
 import type { Executor } from '../../platform/db/database.js'
 import { invalid, notFound } from '../../platform/errors.js'
 import type { DefinitionsService } from '../report-definitions/service.js'
@@ -159,27 +159,24 @@ export function createSubscriptionsService(deps: SubscriptionsDeps): Subscriptio
    * moves the stamp in every process sharing the database (this process's own once the write has returned, others'
    * as it commits, inserts included), so the next call reads the list again.
    */
-  const remembered = new Map<string, { stamp: number; at: number; list: readonly Subscription[] }>()
-  let rememberedSubscriptions = 0
+  const remembered = stampedMemory<string, readonly Subscription[]>({
+    changes: deps.changes,
+    channels: [SUBSCRIPTION_CHANGES],
+    nowMs: () => deps.clock.nowMs(),
+    maxAgeMs: LIST_MEMORY_MS,
+    capacity: LIST_MEMORY_SUBSCRIPTIONS,
+    // An empty list still counts one, so that the organizations kept are bounded too.
+    weigh: (list) => Math.max(list.length, 1),
+  })
 
   return {
     list(organizationId) {
-      const stamp = deps.changes.stamp(SUBSCRIPTION_CHANGES)
-      const hit = remembered.get(organizationId)
-      if (hit && hit.stamp === stamp && deps.clock.nowMs() - hit.at < LIST_MEMORY_MS) return hit.list
+      const stamp = remembered.stamp()
+      const hit = remembered.recall(organizationId, stamp)
+      if (hit) return hit
       return repo.list(deps.db, organizationId).then((rows) => {
         const list = Object.freeze(rows.map(render))
-        // An empty list still counts one, so that the organizations kept are bounded too.
-        const weigh = (kept: readonly Subscription[]) => Math.max(kept.length, 1)
-        const previous = remembered.get(organizationId)
-        if (previous) rememberedSubscriptions -= weigh(previous.list)
-        const weight = weigh(list)
-        if (rememberedSubscriptions + weight > LIST_MEMORY_SUBSCRIPTIONS) {
-          remembered.clear()
-          rememberedSubscriptions = 0
-        }
-        remembered.set(organizationId, { stamp, at: deps.clock.nowMs(), list })
-        rememberedSubscriptions += weight
+        remembered.keep(organizationId, stamp, list)
         return list
       })
     },
