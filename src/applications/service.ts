@@ -86,9 +86,7 @@ export function createApplicationService(deps: { db: Pick<Db, 'kysely' | 'change
 
     async revoke(id) {
       for (const [hash, entry] of verified) if (entry.application.id === id) verified.delete(hash)
-      const revoked = (await repo.revoke(db.kysely, id, clock.now().toISOString())) > 0
-      if (revoked) db.changes.changed(APPLICATION_CHANGES)
-      return revoked
+      return (await repo.revoke(db.kysely, id, clock.now().toISOString())) > 0
     },
 
     async ensureSandboxKey(key) {

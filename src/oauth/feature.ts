@@ -12,6 +12,7 @@ import * as m0008 from '../migrations/0008_stateless_consents.js'
 import * as m0012 from '../migrations/0012_oauth_par_dpop.js'
 import * as m0019 from '../migrations/0019_dpop_bound_codes.js'
 import * as m0028 from '../migrations/0028_oauth_token_changes.js'
+import * as m0031 from '../migrations/0031_oauth_table_channels.js'
 import { activeSandboxClients, ensureSandboxReportingClients } from './clients/sandbox.js'
 import { createAuthorizeService, pruneConsentsAndCodes, type AuthorizeService, type SignInHint } from './authorize/service.js'
 import { createClientService, type ClientService } from './clients/service.js'
@@ -124,7 +125,7 @@ export function oauthFeature(deps: OAuthDeps): Feature<OAuthServices> {
       { name: 'oauth pushed requests', prune: () => prunePushedRequests(db, clock) },
     ],
     openapi: { description: DESCRIPTION, securitySchemes: SECURITY_SCHEMES },
-    migrations: { '0003_oauth': m0003, '0008_stateless_consents': m0008, '0012_oauth_par_dpop': m0012, '0019_dpop_bound_codes': m0019, '0028_oauth_token_changes': m0028 },
+    migrations: { '0003_oauth': m0003, '0008_stateless_consents': m0008, '0012_oauth_par_dpop': m0012, '0019_dpop_bound_codes': m0019, '0028_oauth_token_changes': m0028, '0031_oauth_table_channels': m0031 },
     sandbox: {
       async seed() {
         // The shared sandbox key as a public client, then the organizations' reporting clients (after the key and the

@@ -10,10 +10,10 @@ export type ConsentRow = Selectable<OAuthConsentsTable>
 export type CodeRow = Selectable<OAuthCodesTable>
 
 /**
- * The change channel (platform/db/changes.ts) of the tables that decide whether an access token works: tokens,
- * grants, clients (PostgreSQL's triggers: migration 0028). Services call changed() with it after their writes.
+ * The change channels (platform/db/changes.ts: a table's name) of the tables that decide whether an access token
+ * works: tokens, grants, clients (PostgreSQL's triggers: migrations 0028, 0031).
  */
-export const OAUTH_CHANGES = 'oauth'
+export const OAUTH_CHANGES = ['oauth_tokens', 'oauth_grants', 'oauth_clients'] as const
 
 // ---- Clients -----------------------------------------------------------------------------------------------
 

@@ -127,7 +127,7 @@ export function reportingFeature(deps: ReportingDeps): Feature<ReportingServices
   const scheduler = createScheduler({ db, clock, jobs, reports, reportingClock, maxQueued: deps.reports.maxQueued })
   const downloads = createReportDownloads({ reports })
   const sandboxClock = createSandboxClock({ reportingClock, scheduler })
-  const sandboxReset = createSandboxReset({ db, changes: deps.changes, blobs, sandbox: deps.sandbox })
+  const sandboxReset = createSandboxReset({ db, blobs, sandbox: deps.sandbox })
   const metrics = createReportMetrics(() => reports.countByStatus())
   const reportJobOptions = { leaseMs: deps.reports.leaseMs, maxAttempts: REPORT_ATTEMPTS }
   const generator = (onProgress?: (instanceId: string, rows: number) => void) =>

@@ -147,7 +147,7 @@ describe.skipIf(onSqlite)('the triggers (PostgreSQL)', () => {
       const deadline = performance.now() + 2_000
       while (heard.length < 8 && performance.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20))
       await new Promise((resolve) => setTimeout(resolve, 100))
-      expect(heard).toEqual(['oauth', 'oauth', 'oauth', 'oauth', 'oauth', 'oauth', 'applications', 'applications'])
+      expect(heard).toEqual(['oauth_tokens', 'oauth_tokens', 'oauth_grants', 'oauth_grants', 'oauth_clients', 'oauth_clients', 'applications', 'applications'])
     } finally {
       await listener.end()
     }

@@ -17,7 +17,7 @@ import * as repo from './repository.js'
 export const KEY_SECRETS_PURPOSE = 'finapi/reporting/key-secrets/v1'
 /** How many unsealed secrets a process keeps (each a 32-byte buffer). */
 const UNSEALED_CACHE_SIZE = 10_000
-/** The change channel (platform/db/changes.ts) of reporting keys (PostgreSQL's trigger: migration 0027). */
+/** The change channel (platform/db/changes.ts: the table's name) of reporting keys (PostgreSQL's trigger: migration 0027). */
 export const KEY_CHANGES = 'reporting_keys'
 /**
  * How long an active key's row is used without reading it again while no reporting key changes anywhere. The change
@@ -114,9 +114,8 @@ export function createReportingKeyService(deps: { db: Pick<Db, 'kysely' | 'chang
   /**
    * Active keys as last read, with the change stamp taken before the read: every signed call needs its key, and the
    * read cost more than the rest of the check. Any change to the keys' table (a revocation, a sandbox key's new
-   * secret) moves the stamp in every process sharing the database, so the next call reads the row again: this
-   * process's own once the write has returned (KEY_CHANGES: a read that began before it is not kept), others' as
-   * the write commits. Unknown, revoked and unreadable keys are not remembered (read every time).
+   * secret) moves the stamp in every process sharing the database as it commits (KEY_CHANGES), so the next call
+   * reads the row again. Unknown, revoked and unreadable keys are not remembered (read every time).
    */
   const remembered = stampedMemory<string, SigningKey>({ changes: db.changes, channels: [KEY_CHANGES], nowMs: now, maxAgeMs: KEY_MEMORY_MS, capacity: KEY_MEMORY_SIZE })
   async function readSigningKey(id: string): Promise<SigningKey | undefined> {
@@ -145,7 +144,6 @@ export function createReportingKeyService(deps: { db: Pick<Db, 'kysely' | 'chang
 
     async ensure(input) {
       await repo.upsertReportingKey(db.kysely, row(input.id, input.organizationId, input.secret))
-      db.changes.changed(KEY_CHANGES)
     },
 
     signingKey: readSigningKey,
@@ -194,9 +192,7 @@ export function createReportingKeyService(deps: { db: Pick<Db, 'kysely' | 'chang
 
     async revoke(id, organizationId) {
       const at = clock.now().toISOString()
-      const revoked = (await repo.revokeReportingKey(db.kysely, id, at, organizationId)) > 0 || (await repo.revokeReportingCertificate(db.kysely, id, at, organizationId)) > 0
-      db.changes.changed(KEY_CHANGES)
-      return revoked
+      return (await repo.revokeReportingKey(db.kysely, id, at, organizationId)) > 0 || (await repo.revokeReportingCertificate(db.kysely, id, at, organizationId)) > 0
     },
   }
 }

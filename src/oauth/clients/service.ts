@@ -180,9 +180,7 @@ export function createClientService(deps: {
     },
 
     async revoke(id) {
-      const revoked = (await repo.revokeClient(db.kysely, id, clock.now().toISOString())) > 0
-      if (revoked) db.changes.changed(repo.OAUTH_CHANGES)
-      return revoked
+      return (await repo.revokeClient(db.kysely, id, clock.now().toISOString())) > 0
     },
 
     async ensureSandboxClient() {

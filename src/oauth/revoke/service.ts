@@ -26,7 +26,7 @@ export function createRevocationService(deps: { db: Pick<Db, 'kysely' | 'changes
       // RFC 7009 2.2: an invalid token (unknown, expired, already revoked, not this client's) is answered 200 too.
       // token_type_hint is not needed: both kinds are found by the token's hash.
       if (token.length > MAX_TOKEN_LENGTH) return
-      if (await repo.revokeGrantOfToken(db.kysely, sha256Hex(token), client.id, clock.now().toISOString())) db.changes.changed(repo.OAUTH_CHANGES)
+      await repo.revokeGrantOfToken(db.kysely, sha256Hex(token), client.id, clock.now().toISOString())
     }
   }
 }

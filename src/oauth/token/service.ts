@@ -110,21 +110,19 @@ export function createTokenService(deps: {
   async function revokeFamily(grantId: string | null): Promise<void> {
     if (!grantId) return
     await repo.revokeGrant(db.kysely, grantId, clock.now().toISOString())
-    db.changes.changed(repo.OAUTH_CHANGES)
   }
 
   /**
    * Active access tokens as last read, with the change stamp taken before the read: every bearer call needs its
    * token, and on PostgreSQL the read was most of the call. A token's state is decided by four tables (the token, its
    * grant, its client, the client's application); any change to one of them moves the stamp in every process sharing
-   * the database (OAUTH_CHANGES and APPLICATION_CHANGES: this process's own once the write has returned, others' as
-   * it commits), so the next call reads the row again. Expiry is checked on every use against the clock. Unknown and
+   * the database as it commits (OAUTH_CHANGES and APPLICATION_CHANGES), so the next call reads the row again. Expiry is checked on every use against the clock. Unknown and
    * inactive tokens are not remembered (read every time), nor refresh tokens (never active as access tokens).
    */
   // With its expiry as a number: it is checked on every use.
   const remembered = stampedMemory<string, { token: AccessToken; expiresAtMs: number }>({
     changes: db.changes,
-    channels: [repo.OAUTH_CHANGES, APPLICATION_CHANGES],
+    channels: [...repo.OAUTH_CHANGES, APPLICATION_CHANGES],
     nowMs: () => clock.nowMs(),
     maxAgeMs: TOKEN_MEMORY_MS,
     capacity: TOKEN_MEMORY_SIZE,

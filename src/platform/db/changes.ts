@@ -1,11 +1,12 @@
 // Whether any process may have changed something this one remembers, asked without a query per use. A service that
 // keeps rows in memory (the reporting keys every signed call needs) takes a stamp before it reads a row and uses the
-// row while the stamp stays the same:
+// row while the stamp stays the same (stampedMemory, below). A channel is a table's name:
+// - this process's own writes through Kysely are told with changed() as they commit (announced-writes.ts);
 // - SQLite: `PRAGMA data_version`, which moves when any other connection (another process, or one of this process's
-//   threads) commits to the file, read at most once per turn of the event loop (no row read); this process's own
-//   connection's changes are told with changed(), since they do not move data_version;
-// - PostgreSQL: notifications on `finapi_changes` whose payload names the channel, sent by a trigger on the table
-//   (its feature's migration) when a change commits, by any process or anyone's SQL, and heard on one connection of
+//   threads) commits to the file, read at most once per turn of the event loop (no row read): it does not move for
+//   this process's own connection, whose writes are told as above;
+// - PostgreSQL: notifications on `finapi_changes` whose payload names the table, sent by a trigger on it (its
+//   feature's migration) when a change commits, by any process or anyone's SQL, and heard on one connection of
 //   this process's own, opened on the first stamp. Until that connection is listening, and again from the moment it
 //   fails until it is back, every stamp differs from every other: nothing remembered is used, so a notification
 //   missed while not listening cannot leave a revoked key working.
@@ -19,8 +20,9 @@ export interface ChangeSignal {
    */
   stamp(channel: string): number
   /**
-   * This process changed something on `channel`: call it once the change has committed, so that what a read begun
-   * before then remembered is not used. Other processes learn of it from the database (data_version; the trigger).
+   * This process changed rows of the table `channel`, and the change has committed: what a read begun before then
+   * remembered is not used. Called by the driver for every write (announced-writes.ts); other processes learn of it
+   * from the database (data_version; the trigger).
    */
   changed(channel: string): void
   close(): Promise<void>

@@ -8,6 +8,7 @@ import pg from 'pg'
 import { systemClock } from '../clock.js'
 import { builtScript } from '../thread-script.js'
 import { READER_MODULES, threadReads, type BulkReads, type ThreadReads } from './bulk-reader.js'
+import { announcingWrites } from './announced-writes.js'
 import { postgresChanges, sqliteChanges, type ChangeSignal } from './changes.js'
 import type { Database } from './schema.js'
 import { ARRAY_STATEMENT_CACHE_SIZE, statementCache } from './statement-cache.js'
@@ -74,7 +75,8 @@ function openSqlite(path: string, warn: (message: string) => void): Db {
   native.pragma('foreign_keys = ON')
   // Another process (a CLI command, a second server) may hold the write lock for a moment.
   native.pragma('busy_timeout = 5000')
-  const kysely = new Kysely<Database>({ dialect: new ImmediateSqliteDialect({ database: withStatementCache(native) }) })
+  const changes = sqliteChanges(native)
+  const kysely = new Kysely<Database>({ dialect: announcingWrites(new ImmediateSqliteDialect({ database: withStatementCache(native) }), changes) })
   const db = wrap(kysely, 'sqlite')
   // Their own statements: raw mode is a statement's state, and Kysely's cached statements must keep answering objects.
   const arrayStatement = statementCache(ARRAY_STATEMENT_CACHE_SIZE, (text) => native.prepare(text).raw(true))
@@ -97,7 +99,7 @@ function openSqlite(path: string, warn: (message: string) => void): Db {
   return {
     ...db,
     bulk: { arrays: (query) => bulk().arrays(query), release: () => reads?.release?.() },
-    changes: sqliteChanges(native),
+    changes,
     async close() {
       if (reads && 'close' in reads) await reads.close()
       await db.close()
@@ -152,8 +154,8 @@ function withStatementCache(native: SQLite.Database): SqliteDatabase {
 function openPostgres(url: string, onConnectionError: (error: Error) => void, onListenerError: (error: Error) => void): Db {
   const pool = new pg.Pool({ connectionString: url, max: 10 })
   pool.on('error', onConnectionError)
-  const db = wrap(new Kysely<Database>({ dialect: new PostgresDialect({ pool }) }), 'postgres')
   const changes = postgresChanges(url, onListenerError)
+  const db = wrap(new Kysely<Database>({ dialect: announcingWrites(new PostgresDialect({ pool }), changes) }), 'postgres')
   return {
     ...db,
     bulk: {

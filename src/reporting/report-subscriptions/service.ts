@@ -13,10 +13,7 @@ import { checkPredefined, checkSubscription, type Checked, type NormalizedSubscr
 
 export type PutOutcome = 'created' | 'updated' | 'unchanged'
 
-/**
- * The change channel (platform/db/changes.ts) of report subscriptions (PostgreSQL's trigger: migration 0030). Whoever
- * writes the table in this process (this service, the sandbox reset) calls changed() with it once the write returns.
- */
+/** The change channel (platform/db/changes.ts: the table's name) of report subscriptions (PostgreSQL's trigger: migration 0030). */
 export const SUBSCRIPTION_CHANGES = 'report_subscriptions'
 /**
  * How long an organization's list is used without reading it again while no subscription changes anywhere (the
@@ -147,17 +144,13 @@ export function createSubscriptionsService(deps: SubscriptionsDeps): Subscriptio
       const now = new Date(Math.max(deps.clock.now().getTime(), current ? Date.parse(current.updated_at) + 1 : 0)).toISOString()
       await repo.upsert(tx, { ...wanted, created_at: current?.created_at ?? now, updated_at: now })
       return current ? 'updated' : 'created'
-    }).then((outcome) => {
-      // After the commit, so that a list read while the transaction ran is not kept.
-      if (outcome !== 'unchanged') deps.changes.changed(SUBSCRIPTION_CHANGES)
-      return outcome
     })
   }
 
   /**
    * Each organization's list as last read, with the change stamp taken before the read. Any change to the table
-   * moves the stamp in every process sharing the database (this process's own once the write has returned, others'
-   * as it commits, inserts included), so the next call reads the list again.
+   * moves the stamp in every process sharing the database as it commits, inserts included, so the next call reads
+   * the list again.
    */
   const remembered = stampedMemory<string, readonly Subscription[]>({
     changes: deps.changes,
@@ -189,7 +182,6 @@ export function createSubscriptionsService(deps: SubscriptionsDeps): Subscriptio
     putPredefined: (organizationId, body) => store(organizationId, checkPredefined(body, deps.definitions, deps.limits)),
     async remove(organizationId, reportName) {
       if (!(await repo.remove(deps.db, organizationId, reportName))) throw notFound([{ field: 'reportName', reason: 'no subscription with this name' }])
-      deps.changes.changed(SUBSCRIPTION_CHANGES)
     },
   }
 }

@@ -5,9 +5,7 @@
 // the organizations below this one included: a reset is of the organization acted for only. A report being generated
 // when its row goes finds it gone and records nothing (reports/generate.ts).
 import type { BlobStore } from '../../platform/blobs/types.js'
-import type { ChangeSignal } from '../../platform/db/changes.js'
 import type { Executor } from '../../platform/db/database.js'
-import { SUBSCRIPTION_CHANGES } from '../report-subscriptions/service.js'
 import { invalid } from '../../platform/errors.js'
 import { removeOrganizationData } from './repository.js'
 
@@ -23,13 +21,11 @@ export interface SandboxReset {
   reset(organizationId: string): Promise<SandboxResetSummary>
 }
 
-export function createSandboxReset(deps: { db: Executor; changes: ChangeSignal; blobs: Pick<BlobStore, 'delete'>; sandbox: boolean }): SandboxReset {
+export function createSandboxReset(deps: { db: Executor; blobs: Pick<BlobStore, 'delete'>; sandbox: boolean }): SandboxReset {
   return {
     async reset(organizationId) {
       if (!deps.sandbox) throw invalid([{ reason: 'sandbox data is reset only in sandbox mode' }])
       const removed = await deps.db.transaction().execute((trx) => removeOrganizationData(trx, organizationId))
-      // The subscriptions' memory (report-subscriptions/service.ts) reads the list again.
-      deps.changes.changed(SUBSCRIPTION_CHANGES)
       for (const key of removed.blobKeys) await deps.blobs.delete(key).catch(() => false)
       return { subscriptions: removed.subscriptions, reports: removed.reports, clock: removed.clock }
     },
