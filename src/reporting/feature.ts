@@ -13,6 +13,7 @@ import * as m0013 from '../migrations/0013_report_subscriptions.js'
 import * as m0015 from '../migrations/0015_transaction_tallies.js'
 import * as m0016 from '../migrations/0016_report_engine.js'
 import * as m0030 from '../migrations/0030_report_subscription_changes.js'
+import * as m0032 from '../migrations/0032_report_instance_changes.js'
 import { reportingCommands } from './cli.js'
 import type { App } from '../platform/http/app.js'
 import type { Jobs } from '../platform/jobs/service.js'
@@ -123,7 +124,7 @@ export function reportingFeature(deps: ReportingDeps): Feature<ReportingServices
   const onDemand = createOnDemandService({ db: deps.db, dialect: deps.dialect, organizations: deps.organizations })
   const transactions = createTransactionService({ db: { kysely: db, dialect: deps.dialect, bulk: deps.bulk }, clock })
   const reportingClock = createReportingClock({ db, clock, sandbox: deps.sandbox })
-  const reports = createReportsService({ db, clock, jobs, definitions, reportingClock, blobs, limits: deps.reports })
+  const reports = createReportsService({ db, changes: deps.changes, clock, jobs, definitions, reportingClock, blobs, limits: deps.reports })
   const scheduler = createScheduler({ db, clock, jobs, reports, reportingClock, maxQueued: deps.reports.maxQueued })
   const downloads = createReportDownloads({ reports })
   const sandboxClock = createSandboxClock({ reportingClock, scheduler })
@@ -176,7 +177,7 @@ export function reportingFeature(deps: ReportingDeps): Feature<ReportingServices
       },
     },
     openapi: { description: DESCRIPTION },
-    migrations: { '0009_transactions': m0009, '0013_report_subscriptions': m0013, '0015_transaction_tallies': m0015, '0016_report_engine': m0016, '0030_report_subscription_changes': m0030 },
+    migrations: { '0009_transactions': m0009, '0013_report_subscriptions': m0013, '0015_transaction_tallies': m0015, '0016_report_engine': m0016, '0030_report_subscription_changes': m0030, '0032_report_instance_changes': m0032 },
     // Every sandbox merchant's reports have 90 days of transactions ending today (on the injected clock), once.
     sandbox: { seed: async () => void (await transactions.ensureSandboxData()) },
     commands: reportingCommands,

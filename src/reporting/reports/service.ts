@@ -5,6 +5,7 @@
 import { randomUUID } from 'node:crypto'
 import type { BlobStore } from '../../platform/blobs/types.js'
 import type { Clock } from '../../platform/clock.js'
+import { stampedMemory, type ChangeSignal } from '../../platform/db/changes.js'
 import type { Executor } from '../../platform/db/database.js'
 import type { ReportStatus } from '../tables.js'
 import { invalid, notFound } from '../../platform/errors.js'
@@ -25,6 +26,18 @@ const FREQUENCIES = ['DAILY', 'WEEKLY', 'MONTHLY', 'USER_DEFINED', 'ADHOC']
 const MIME_TYPES = ['application/xml', 'text/csv', 'application/json']
 /** Results one search answers at most (the latest windows are cut); narrow the range for more. */
 export const SEARCH_LIMIT = 2000
+/**
+ * The change channel (platform/db/changes.ts: the table's name) of report instances (PostgreSQL's trigger: migration
+ * 0032): any report's change, by this process or another, moves it.
+ */
+export const REPORT_CHANGES = 'report_instances'
+/**
+ * How long a report's details or a search's results are used without reading them again while no report changes
+ * anywhere (the change signal keeps them current; this bound is only so that nothing is kept forever).
+ */
+export const REPORT_MEMORY_MS = 60_000
+/** How many reports' details, and how many search results in all, a process remembers. */
+const REPORT_MEMORY_SIZE = 10_000
 
 export interface ReportsService {
   /** Throws invalid() with every problem. `created` is false for a request identical to one already made (304). */
@@ -61,6 +74,7 @@ export interface ReportsService {
 
 export interface ReportsDeps {
   db: Executor
+  changes: ChangeSignal
   clock: Clock
   jobs: Pick<Jobs, 'enqueue'>
   definitions: DefinitionsService
@@ -74,6 +88,15 @@ const DAY_MS = 86_400_000
 export function createReportsService(deps: ReportsDeps): ReportsService {
   const { db, jobs, definitions, reportingClock } = deps
   const definitionId = (name: string) => definitions.find(name)?.id
+
+  /**
+   * Reports' details and searches' results as last read, each with the change stamp taken before its read: clients
+   * poll a report until it completes, and the read was most of the call. Any change to a report, or a new one,
+   * anywhere moves the stamp, so the next call reads again. Unknown reports and empty searches are not remembered.
+   */
+  const memory = { changes: deps.changes, channels: [REPORT_CHANGES], nowMs: () => deps.clock.nowMs(), maxAgeMs: REPORT_MEMORY_MS, capacity: REPORT_MEMORY_SIZE }
+  const details = stampedMemory<string, ReportDetail>(memory)
+  const searches = stampedMemory<string, readonly SearchResult[]>({ ...memory, weigh: (results) => results.length })
 
   return {
     async createOneTime(organizationId, body) {
@@ -133,7 +156,7 @@ export function createReportsService(deps: ReportsDeps): ReportsService {
       if (problems.length) throw invalid(problems)
       const definition = query.reportDefinitionId === undefined ? undefined : definitions.list({}).find((d) => String(d.reportDefinitionId) === String(Number(query.reportDefinitionId)))
       if (query.reportDefinitionId !== undefined && !definition) throw notFound([{ field: 'reportDefinitionId', reason: 'no reports found' }])
-      const rows = await repo.searchInstances(db, {
+      const criteria: repo.SearchCriteria = {
         organizationId,
         by: query.timeQueryType as 'reportTimeFrame' | 'executedTime',
         from: new Date(from!).toISOString(),
@@ -144,15 +167,28 @@ export function createReportsService(deps: ReportsDeps): ReportsService {
         reportDefinitionName: definition?.reportDefintionName,
         status,
         limit: SEARCH_LIMIT,
-      })
+      }
+      const key = JSON.stringify([criteria, withOrganization])
+      const stamp = searches.stamp()
+      const remembered = searches.recall(key, stamp)
+      if (remembered) return remembered as SearchResult[]
+      const rows = await repo.searchInstances(db, criteria)
       if (rows.length === 0) throw notFound([{ reason: 'no reports found' }])
-      return rows.map((row) => searchResult(row, definitionId(row.report_definition_name), withOrganization))
+      const results = Object.freeze(rows.map((row) => Object.freeze(searchResult(row, definitionId(row.report_definition_name), withOrganization))))
+      searches.keep(key, stamp, results)
+      return results as SearchResult[]
     },
 
     async get(organizationId, reportId) {
+      const key = `${organizationId}\u0000${reportId.toLowerCase()}`
+      const stamp = details.stamp()
+      const remembered = details.recall(key, stamp)
+      if (remembered) return remembered
       const row = await repo.findInstance(db, organizationId, reportId.toLowerCase())
       if (!row) throw notFound([{ field: 'reportId', reason: 'no report with this id' }])
-      return reportDetail(row, definitionId(row.report_definition_name))
+      const detail = Object.freeze(reportDetail(row, definitionId(row.report_definition_name)))
+      details.keep(key, stamp, detail)
+      return detail
     },
 
     instancesEnding: (organizationId, reportName, from, to) => repo.instancesEnding(db, organizationId, reportName, from, to),
