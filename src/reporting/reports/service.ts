@@ -42,9 +42,13 @@ const REPORT_MEMORY_SIZE = 10_000
 export interface ReportsService {
   /** Throws invalid() with every problem. `created` is false for a request identical to one already made (304). */
   createOneTime(organizationId: string, body: OneTimeBody): Promise<{ created: boolean; reportId: string }>
-  /** Throws notFound() when nothing matches. */
-  search(organizationId: string, query: SearchQuery, withOrganization?: boolean): Promise<SearchResult[]>
-  get(organizationId: string, reportId: string): Promise<ReportDetail>
+  /**
+   * Throws notFound() when nothing matches. The same array (do not change it) while no report changes anywhere,
+   * given without a promise when it is at hand: clients poll, and its bytes are rendered once.
+   */
+  search(organizationId: string, query: SearchQuery, withOrganization?: boolean): readonly SearchResult[] | Promise<readonly SearchResult[]>
+  /** As search: the same object while no report changes, without a promise when at hand. */
+  get(organizationId: string, reportId: string): ReportDetail | Promise<ReportDetail>
   /** The organization's reports of one name whose window ends in [from, to) (a download finds its report among them). */
   instancesEnding(organizationId: string, reportName: string, from: string, to: string): Promise<InstanceRow[]>
   list(filter: { organizationId?: string; status?: ReportStatus; limit: number }): Promise<InstanceRow[]>
@@ -140,7 +144,7 @@ export function createReportsService(deps: ReportsDeps): ReportsService {
       return { created: false, reportId: (await repo.findByRequest(db, organizationId, r.hash))?.id ?? id }
     },
 
-    async search(organizationId, query, withOrganization = false) {
+    search(organizationId, query, withOrganization = false) {
       const problems: { field: string; reason: string }[] = []
       const from = parseDateTime(query.startTime, 'GMT')
       const to = parseDateTime(query.endTime, 'GMT')
@@ -171,24 +175,26 @@ export function createReportsService(deps: ReportsDeps): ReportsService {
       const key = JSON.stringify([criteria, withOrganization])
       const stamp = searches.stamp()
       const remembered = searches.recall(key, stamp)
-      if (remembered) return remembered as SearchResult[]
-      const rows = await repo.searchInstances(db, criteria)
-      if (rows.length === 0) throw notFound([{ reason: 'no reports found' }])
-      const results = Object.freeze(rows.map((row) => Object.freeze(searchResult(row, definitionId(row.report_definition_name), withOrganization))))
-      searches.keep(key, stamp, results)
-      return results as SearchResult[]
+      if (remembered) return remembered
+      return repo.searchInstances(db, criteria).then((rows) => {
+        if (rows.length === 0) throw notFound([{ reason: 'no reports found' }])
+        const results = Object.freeze(rows.map((row) => Object.freeze(searchResult(row, definitionId(row.report_definition_name), withOrganization))))
+        searches.keep(key, stamp, results)
+        return results
+      })
     },
 
-    async get(organizationId, reportId) {
+    get(organizationId, reportId) {
       const key = `${organizationId}\u0000${reportId.toLowerCase()}`
       const stamp = details.stamp()
       const remembered = details.recall(key, stamp)
       if (remembered) return remembered
-      const row = await repo.findInstance(db, organizationId, reportId.toLowerCase())
-      if (!row) throw notFound([{ field: 'reportId', reason: 'no report with this id' }])
-      const detail = Object.freeze(reportDetail(row, definitionId(row.report_definition_name)))
-      details.keep(key, stamp, detail)
-      return detail
+      return repo.findInstance(db, organizationId, reportId.toLowerCase()).then((row) => {
+        if (!row) throw notFound([{ field: 'reportId', reason: 'no report with this id' }])
+        const detail = Object.freeze(reportDetail(row, definitionId(row.report_definition_name)))
+        details.keep(key, stamp, detail)
+        return detail
+      })
     },
 
     instancesEnding: (organizationId, reportName, from, to) => repo.instancesEnding(db, organizationId, reportName, from, to),
