@@ -5,12 +5,10 @@
 // platform/db/announced-writes.ts). The memory's own bound (REPORT_MEMORY_MS) is a minute, so an answer current
 // within the second can only come from the change signal.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import pg from 'pg'
 import { REPORT_MEMORY_MS } from '../../src/reporting/reports/service.js'
 import { startFinapiServers, stopFinapiServers, type RunningServer } from '../support/cli.js'
-import { createTestDatabase, TEST_DIALECT, type TestDatabase } from '../support/database.js'
-import { call } from '../support/harness.js'
-import { signedHeaders, TESTREST_KEY } from '../support/reporting.js'
+import { createTestDatabase, outsideSql, TEST_DIALECT, type TestDatabase } from '../support/database.js'
+import { signedOn } from '../support/reporting.js'
 
 const onSqlite = TEST_DIALECT === 'sqlite'
 const SEARCH = '/reporting/v3/reports?startTime=2026-01-01T00:00:00Z&endTime=2026-02-01T00:00:00Z&timeQueryType=reportTimeFrame'
@@ -37,20 +35,15 @@ const oneTime = (reportName: string) => ({
   reportEndTime: '2026-01-11T00:00:00Z',
 })
 
-async function signed(server: RunningServer, method: string, path: string, body?: object) {
-  const text = body === undefined ? undefined : JSON.stringify(body)
-  return call(server.baseUrl, '', method, path, { headers: signedHeaders({ method, path, body: text, key: TESTREST_KEY }), body: text })
-}
-
 async function create(server: RunningServer, name: string): Promise<string> {
-  const res = await signed(server, 'POST', '/reporting/v3/reports', oneTime(name))
+  const res = await signedOn(server, 'POST', '/reporting/v3/reports', oneTime(name))
   expect(res.status, res.text).toBe(201)
   return String(res.headers['location']).split('/').pop()!
 }
 
 /** The report's status as the server answers it, or 404. */
 async function status(server: RunningServer, id: string): Promise<string | number> {
-  const res = await signed(server, 'GET', `/reporting/v3/reports/${id}`)
+  const res = await signedOn(server, 'GET', `/reporting/v3/reports/${id}`)
   if (res.status === 404) return 404
   expect(res.status, res.text).toBe(200)
   return (res.json as { reportStatus: string }).reportStatus
@@ -58,7 +51,7 @@ async function status(server: RunningServer, id: string): Promise<string | numbe
 
 /** The names the search finds (none: 404). */
 async function found(server: RunningServer): Promise<string[]> {
-  const res = await signed(server, 'GET', SEARCH)
+  const res = await signedOn(server, 'GET', SEARCH)
   if (res.status === 404) return []
   expect(res.status, res.text).toBe(200)
   return (res.json as { reportSearchResults: { reportName: string; status: string }[] }).reportSearchResults.map((r) => `${r.reportName} ${r.status}`).sort()
@@ -73,26 +66,6 @@ async function expectEverywhere<T>(read: (server: RunningServer) => Promise<T>, 
     while (JSON.stringify(seen) !== JSON.stringify(expected) && performance.now() - start < 2_000) seen = await read(server)
     expect(seen).toEqual(expected)
     expect(performance.now() - start).toBeLessThan(1_000)
-  }
-}
-
-async function outsideSql(sqliteSql: string, pgSql: string, params: string[]): Promise<void> {
-  if (onSqlite) {
-    const { default: Database } = await import('better-sqlite3')
-    const outside = new Database(new URL(database.url).pathname)
-    try {
-      outside.prepare(sqliteSql).run(...params)
-    } finally {
-      outside.close()
-    }
-    return
-  }
-  const outside = new pg.Client({ connectionString: database.url })
-  await outside.connect()
-  try {
-    await outside.query(pgSql, params)
-  } finally {
-    await outside.end()
   }
 }
 
@@ -111,10 +84,10 @@ describe("the reports' details and searches each server keeps", () => {
     await expectEverywhere((server) => status(server, second), 'QUEUED')
 
     // Another connection than either server's: a report's change, then its deletion.
-    await outsideSql(`UPDATE report_instances SET status = 'ERROR' WHERE id = ?`, `UPDATE report_instances SET status = 'ERROR' WHERE id = $1`, [first])
+    await outsideSql(database, `UPDATE report_instances SET status = 'ERROR' WHERE id = ?`, `UPDATE report_instances SET status = 'ERROR' WHERE id = $1`, [first])
     await expectEverywhere((server) => status(server, first), 'ERROR')
     await expectEverywhere(found, ['through one ERROR', 'through two QUEUED'])
-    await outsideSql(`DELETE FROM report_instances WHERE id = ?`, `DELETE FROM report_instances WHERE id = $1`, [second])
+    await outsideSql(database, `DELETE FROM report_instances WHERE id = ?`, `DELETE FROM report_instances WHERE id = $1`, [second])
     await expectEverywhere((server) => status(server, second), 404)
     await expectEverywhere(found, ['through one ERROR'])
   })

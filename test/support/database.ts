@@ -87,3 +87,27 @@ export async function openMigratedTestDatabase(): Promise<{ database: TestDataba
     },
   }
 }
+
+/**
+ * Runs one statement on `database` through a connection of its own (neither a server's nor the harness's), as an
+ * operator's SQL would: `sqliteSql` with `?` placeholders, `pgSql` with `$n`.
+ */
+export async function outsideSql(database: TestDatabase, sqliteSql: string, pgSql: string, params: readonly string[]): Promise<void> {
+  if (TEST_DIALECT === 'sqlite') {
+    const { default: Database } = await import('better-sqlite3')
+    const outside = new Database(new URL(database.url).pathname)
+    try {
+      outside.prepare(sqliteSql).run(...params)
+    } finally {
+      outside.close()
+    }
+    return
+  }
+  const outside = new pg.Client({ connectionString: database.url })
+  await outside.connect()
+  try {
+    await outside.query(pgSql, [...params])
+  } finally {
+    await outside.end()
+  }
+}

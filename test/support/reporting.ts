@@ -2,7 +2,7 @@
 // reference, independently of the server's verifier), the sandbox keys, and the official SDK pointed at a test server.
 import { createHash, createHmac } from 'node:crypto'
 import { createRequire } from 'node:module'
-import type { TestApp } from './harness.js'
+import { call, type TestApp } from './harness.js'
 
 export const TESTREST_KEY = { id: '08c94330-f618-42a3-b09d-e1e43be5efda', secret: 'yBJxy6LjM2TmcPGu+GaJrHtkke25fPpUX+UY6/L/1tE=', org: 'testrest' }
 export const ACCT_KEY = { id: '8f4572ed-8673-4277-8e6d-59dbf3a7c03a', secret: 'zFIcTvT1qSaLNQfyFqfHwHuc8ZwV123cMYfiaSjFP9U=', org: 'testrest_acct' }
@@ -104,3 +104,9 @@ export function sdkCall(fn: (callback: (error: SdkResult['error'], data: unknown
   return new Promise((resolve) => fn((error, data, response) => resolve({ error, data, status: response?.status ?? error?.status })))
 }
 
+
+/** A call to a running `finapi serve` (test/support/cli.ts), signed with testrest's sandbox key. */
+export function signedOn(server: { baseUrl: string }, method: string, path: string, body?: object) {
+  const text = body === undefined ? undefined : JSON.stringify(body)
+  return call(server.baseUrl, '', method, path, { headers: signedHeaders({ method, path, body: text, key: TESTREST_KEY }), body: text })
+}
