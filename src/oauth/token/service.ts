@@ -116,8 +116,10 @@ export function createTokenService(deps: {
    * Active access tokens as last read, with the change stamp taken before the read: every bearer call needs its
    * token, and on PostgreSQL the read was most of the call. A token's state is decided by four tables (the token, its
    * grant, its client, the client's application); any change to one of them moves the stamp in every process sharing
-   * the database as it commits (OAUTH_CHANGES and APPLICATION_CHANGES), so the next call reads the row again. Expiry is checked on every use against the clock. Unknown and
-   * inactive tokens are not remembered (read every time), nor refresh tokens (never active as access tokens).
+   * the database as it commits (OAUTH_CHANGES and APPLICATION_CHANGES), so the next call reads the row again. Expiry
+   * is checked on every use against the clock. Unknown and inactive tokens are not remembered (read every time), nor
+   * refresh tokens (never active as access tokens). This process's own new tokens move the stamp too (its writes are
+   * told whatever they are), other processes' do not (the triggers fire on updates and deletes only).
    */
   // With its expiry as a number: it is checked on every use.
   const remembered = stampedMemory<string, { token: AccessToken; expiresAtMs: number }>({

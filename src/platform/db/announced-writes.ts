@@ -3,7 +3,8 @@
 // (none if it rolls back). So a service that remembers rows needs no call of its own after each write, and a read
 // that began before the commit cannot be kept as current after it. The driver is where this can be seen for every
 // statement: a plugin sees only the statements it compiles, not those compiled once and run many times. Raw SQL
-// (`sql` templates) is not recognised; nothing outside the migrations writes that way.
+// (`sql` templates, `CompiledQuery.raw`) is not recognised: outside the migrations only the transactions' bulk loader
+// writes that way, and no memory keeps transactions.
 import { AliasNode, TableNode, type CompiledQuery, type DatabaseConnection, type Dialect, type Driver, type QueryResult, type RootOperationNode, type TransactionSettings } from 'kysely'
 import type { ChangeSignal } from './changes.js'
 
