@@ -15,8 +15,8 @@ const KEY_PREFIX = 'fk_'
 export const KEY_CACHE_MS = 5_000
 const KEY_CACHE_ENTRIES = 10_000
 /**
- * The change channel (platform/db/changes.ts) of applications: an OAuth token stops working with its client's
- * application, so the token memory listens here (PostgreSQL's trigger: migration 0029).
+ * The change channel (platform/db/changes.ts: the table's name) of applications: an OAuth token stops working with
+ * its client's application, so the token memory listens here (PostgreSQL's trigger: migration 0029).
  */
 export const APPLICATION_CHANGES = 'applications'
 
@@ -41,7 +41,7 @@ export interface ApplicationService {
   ensureSandboxKey(key: string): Promise<void>
 }
 
-export function createApplicationService(deps: { db: Pick<Db, 'kysely' | 'changes'>; clock: Clock }): ApplicationService {
+export function createApplicationService(deps: { db: Pick<Db, 'kysely'>; clock: Clock }): ApplicationService {
   const { db, clock } = deps
   const verified = new Map<string, { application: Application; until: number }>()
 

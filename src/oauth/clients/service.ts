@@ -107,7 +107,7 @@ export interface ClientService {
 }
 
 export function createClientService(deps: {
-  db: Pick<Db, 'kysely' | 'changes'>
+  db: Pick<Db, 'kysely'>
   clock: Clock
   applications: Pick<ApplicationService, 'authenticate' | 'list'>
   organizations: Pick<OrganizationService, 'find'>

@@ -15,7 +15,7 @@ export interface RevocationService {
   revoke(body: RevokeRequest | undefined, authorization: string | undefined, source: string | undefined, authenticated?: (client: OAuthClient) => void): Promise<void>
 }
 
-export function createRevocationService(deps: { db: Pick<Db, 'kysely' | 'changes'>; clock: Clock; authenticateClient: AuthenticateClient }): RevocationService {
+export function createRevocationService(deps: { db: Pick<Db, 'kysely'>; clock: Clock; authenticateClient: AuthenticateClient }): RevocationService {
   const { db, clock, authenticateClient } = deps
   return {
     async revoke(body, authorization, source, authenticated) {

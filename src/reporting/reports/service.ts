@@ -185,11 +185,12 @@ export function createReportsService(deps: ReportsDeps): ReportsService {
     },
 
     get(organizationId, reportId) {
-      const key = `${organizationId}\u0000${reportId.toLowerCase()}`
+      const id = reportId.toLowerCase()
+      const key = `${organizationId}\u0000${id}`
       const stamp = details.stamp()
       const remembered = details.recall(key, stamp)
       if (remembered) return remembered
-      return repo.findInstance(db, organizationId, reportId.toLowerCase()).then((row) => {
+      return repo.findInstance(db, organizationId, id).then((row) => {
         if (!row) throw notFound([{ field: 'reportId', reason: 'no report with this id' }])
         const detail = Object.freeze(reportDetail(row, definitionId(row.report_definition_name)))
         details.keep(key, stamp, detail)
