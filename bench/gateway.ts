@@ -9,8 +9,10 @@
 // in its own process; autocannon drives each with 50 connections for BENCH_SECONDS (default 10) after a 2 s
 // warm-up, raw and finapi alternating BENCH_ROUNDS times (default 5), once finapi has finished its start-up work;
 // the table gives the medians. Quote the ratios, not absolute numbers. BENCH_AGAINST=request-log compares finapi
-// with its request log on against finapi with it off (REQUEST_LOG=off) instead of the raw server. On SQLite; with
-// BENCH_PG_URL (an admin URL, e.g. postgres://postgres@127.0.0.1:55432/postgres) on a fresh PostgreSQL database after.
+// with its request log on against finapi with it off (REQUEST_LOG=off) instead of the raw server; BENCH_FLOOR=1 also
+// measures a bare Fastify app answering the same bytes with one log line per request (the stack's floor). On SQLite;
+// with BENCH_PG_URL (an admin URL, e.g. postgres://postgres@127.0.0.1:55432/postgres) on a fresh PostgreSQL database
+// after.
 // BENCH_RATE=<requests a second> sends at that fixed rate instead of as fast as the server answers: below both
 // servers' capacity, each serves the same load, and their CPU per request compares what each costs without the
 // load generator's share of this machine's cores in the figure (it starves when a server's threads take more CPU).
@@ -102,6 +104,12 @@ const LOG = process.env['BENCH_LOG'] ?? join(LOG_DIR!, 'finapi.log')
  * same database (so it serves the same rows and accepts the same tokens), to measure what the request log costs.
  */
 const AGAINST_LOG_OFF = process.env['BENCH_AGAINST'] === 'request-log'
+/**
+ * BENCH_FLOOR=1: a third server each round, the same answers from a bare Fastify app logging one line per request
+ * through pino to a file (`bench/server.ts fastify`): the floor of finapi's stack, what any Fastify service pays
+ * before its own work. Its line gives its rate against raw and finapi's against it.
+ */
+const FLOOR = process.env['BENCH_FLOOR'] === '1'
 const PG_URL = process.env['BENCH_PG_URL']
 // Each database in a process of its own (this script again, BENCH_TARGET naming it).
 if (process.env['BENCH_TARGET'] === undefined && PG_URL) {
@@ -148,7 +156,7 @@ async function startFinapi(extra: Record<string, string> = {}): Promise<Server> 
   }
 }
 
-function start(mode: 'raw', env: Record<string, string> = {}): Promise<Server> {
+function start(mode: 'raw' | 'fastify', env: Record<string, string> = {}): Promise<Server> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, ['--import', 'tsx', SERVER, mode], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'inherit'] })
     children.push(child)
@@ -257,14 +265,16 @@ const headersOf = (t: (typeof targets)[number]) => (typeof t.headers === 'functi
 for (const t of targets) bodies[t.path] = await fetchJson(app.url + t.path, { headers: headersOf(t) })
 if (logOff) for (const t of targets) await fetchJson(logOff.url + t.path, { headers: headersOf(t) })
 const raw = logOff ?? (await start('raw', { RAW_BODIES: JSON.stringify(bodies) }))
+const floor = FLOOR ? await start('fastify', { RAW_BODIES: JSON.stringify(bodies), FLOOR_LOG: `${LOG}.fastify` }) : undefined
 
 try {
   console.log(`\n${CONNECTIONS} connections${RATE ? `, ${RATE} requests a second` : ''}${TOGETHER ? ' to each server, both at once' : ''}${APART ? ', event loops pinned to a core each (swapped each round)' : PIN ? ', event loops pinned to the last core' : ''}, ${SECONDS} s each after a 2 s warm-up, 127.0.0.1, ${TARGET === 'sqlite' ? 'SQLite' : 'PostgreSQL'}, npm start's defaults, logs to ${LOG}`)
   if (AGAINST_LOG_OFF) console.log('baseline ("raw" below): finapi with REQUEST_LOG=off on the same database; "finapi": the request log on')
+  if (floor) console.log('each read\'s second line: a bare Fastify app with one pino line per request (bench/server.ts fastify), its rate against raw, finapi\'s against it')
   console.log('read                      raw req/s  finapi req/s  ratio   finapi p50 ms  p99 ms  (raw p99)')
   const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!
   for (const t of targets.filter((x) => !ONLY || ONLY.split(',').some((only) => x.name.includes(only)))) {
-    const runs: { r: Awaited<ReturnType<typeof drive>>; a: Awaited<ReturnType<typeof drive>>; rCpu: number; aCpu: number; rMain: number; aMain: number }[] = []
+    const runs: { r: Awaited<ReturnType<typeof drive>>; a: Awaited<ReturnType<typeof drive>>; rCpu: number; aCpu: number; rMain: number; aMain: number; f?: { rps: number; p99: number; main: number } }[] = []
     for (let round = 0; round < ROUNDS; round++) {
       const headers = headersOf(t)
       /** Drives the servers at once (one alone unless TOGETHER) and reads each one's CPU seconds around the measured part. */
@@ -286,8 +296,11 @@ try {
       const measured = TOGETHER ? await measure([raw, app]) : new Map([...(await measure([raw])), ...(await measure([app]))])
       const { x: r, cpu: rCpu, main: rMain } = measured.get(raw)!
       const { x: a, cpu: aCpu, main: aMain } = measured.get(app)!
-      if (VERBOSE) console.error(`  ${t.name} round ${round + 1}: raw ${r.rps.toFixed(0)}, finapi ${a.rps.toFixed(0)}, ratio ${(a.rps / r.rps).toFixed(3)}; CPU µs/request raw ${rCpu.toFixed(0)}, finapi ${aCpu.toFixed(0)}, ratio ${(aCpu / rCpu).toFixed(3)}; main thread's ${rMain.toFixed(0)} / ${aMain.toFixed(0)}`)
-      runs.push({ r, a, rCpu, aCpu, rMain, aMain })
+      // The floor alone, after the two: it is a comparison beside the table's, not part of it.
+      const fm = floor ? (await measure([floor])).get(floor)! : undefined
+      const f = fm && { rps: fm.x.rps, p99: fm.x.p99, main: fm.main }
+      if (VERBOSE) console.error(`  ${t.name} round ${round + 1}: raw ${r.rps.toFixed(0)}, finapi ${a.rps.toFixed(0)}, ratio ${(a.rps / r.rps).toFixed(3)}; CPU µs/request raw ${rCpu.toFixed(0)}, finapi ${aCpu.toFixed(0)}, ratio ${(aCpu / rCpu).toFixed(3)}; main thread's ${rMain.toFixed(0)} / ${aMain.toFixed(0)}${f ? `; bare Fastify ${f.rps.toFixed(0)}, main thread's ${f.main.toFixed(0)}` : ''}`)
+      runs.push({ r, a, rCpu, aCpu, rMain, aMain, ...(f ? { f } : {}) })
     }
     const [rps, aps] = [median(runs.map((x) => x.r.rps)), median(runs.map((x) => x.a.rps))]
     const ratio = median(runs.map((x) => x.a.rps / x.r.rps)).toFixed(3)
@@ -295,6 +308,13 @@ try {
     // CPU time per request (of the server's process, from /proc) moves far less than throughput on a shared machine.
     const cpu = `CPU µs/request ${median(runs.map((x) => x.rCpu)).toFixed(0)} / ${median(runs.map((x) => x.aCpu)).toFixed(0)}, ratio ${median(runs.map((x) => x.aCpu / x.rCpu)).toFixed(3)}; the main thread's ${median(runs.map((x) => x.rMain)).toFixed(0)} / ${median(runs.map((x) => x.aMain)).toFixed(0)}, ratio ${median(runs.map((x) => x.aMain / x.rMain)).toFixed(3)}`
     console.log(`${t.name.padEnd(25)} ${rps.toFixed(0).padStart(9)}  ${aps.toFixed(0).padStart(12)}  ${ratio.padStart(6)}  ${String(p50).padStart(13)}  ${String(p99).padStart(6)}  (${rawP99})  ${cpu}`)
+    if (floor) {
+      const fs = runs.map((x) => x.f!)
+      console.log(
+        `  bare Fastify ${median(fs.map((f) => f.rps)).toFixed(0)} req/s, p99 ${median(fs.map((f) => f.p99))} ms, ${median(runs.map((x) => x.f!.rps / x.r.rps)).toFixed(3)} of raw; finapi ${median(runs.map((x) => x.a.rps / x.f!.rps)).toFixed(3)} of it;` +
+          ` the main thread's CPU µs/request ${median(fs.map((f) => f.main)).toFixed(0)} (raw ${median(runs.map((x) => x.rMain)).toFixed(0)}, finapi ${median(runs.map((x) => x.aMain)).toFixed(0)})`,
+      )
+    }
   }
   if (AGAINST_LOG_OFF) {
     // What the log wrote, and what it dropped while the database (or its thread's share of the CPU) could not keep up.
@@ -304,7 +324,8 @@ try {
 } finally {
   app.child.kill('SIGTERM')
   raw.child.kill('SIGTERM')
-  await Promise.all([app, raw].map(({ child }) => new Promise((r) => (child.exitCode === null ? child.once('exit', r) : r(undefined)))))
+  floor?.child.kill('SIGTERM')
+  await Promise.all([app, raw, ...(floor ? [floor] : [])].map(({ child }) => new Promise((r) => (child.exitCode === null ? child.once('exit', r) : r(undefined)))))
   await database.drop()
   if (LOG_DIR) rmSync(LOG_DIR, { recursive: true, force: true })
 }

@@ -1,9 +1,13 @@
 // The benchmarks' helper servers, as child processes. `raw`: a bare node:http server that answers each path with the
-// bytes given for it in RAW_BODIES or in the file RAW_BODIES_FILE (a JSON object of path → body). `receiver`: a
-// webhook receiver (below). Each prints the port it listens on. (finapi itself is measured as `npm start` runs it:
-// bin/finapi.js.)
-import { readFileSync } from 'node:fs'
+// bytes given for it in RAW_BODIES or in the file RAW_BODIES_FILE (a JSON object of path → body). `fastify`: the same
+// answers from a bare Fastify app that logs one line per request through pino to the file FLOOR_LOG (below).
+// `receiver`: a webhook receiver (below). Each prints the port it listens on. (finapi itself is measured as
+// `npm start` runs it: bin/finapi.js.)
+import { openSync, readFileSync } from 'node:fs'
 import { createServer } from 'node:http'
+import type { FastifyReply, FastifyRequest } from 'fastify'
+import { systemClock } from '../src/platform/clock.js'
+import { bufferedLogDestination } from '../src/platform/log-destination.js'
 
 const mode = process.argv[2]
 
@@ -26,6 +30,39 @@ if (mode === 'raw') {
     const address = server.address()
     process.stdout.write(`PORT ${typeof address === 'object' && address ? address.port : 0}\n`)
   })
+}
+
+// `fastify`: the floor of finapi's stack (`npm run bench` with BENCH_FLOOR=1). The raw server's answers, headers
+// included, from Fastify 5 with one catch-all route, and one line per request at info (what Fastify's own request
+// logging writes on completion: the request's id, method, URL, status and time) through pino to a file by finapi's
+// own destination (64 KB chunks, written synchronously when full: platform/log-destination.ts), since pino's
+// asynchronous one cost this server about a fifth more CPU per request than finapi's own logging. No hooks, no schema,
+// no authentication: what a Fastify service pays before it does its own work.
+if (mode === 'fastify') {
+  const { default: Fastify, LogController } = await import('fastify')
+  const { default: pino } = await import('pino')
+  const bodies = new Map(Object.entries(JSON.parse(process.env['RAW_BODIES'] ?? '{}') as Record<string, string>).map(([k, v]) => [k, Buffer.from(v)]))
+  const dest = process.env['FLOOR_LOG']
+  if (!dest) throw new Error('FLOOR_LOG: the file the bare Fastify server logs to')
+  const destination = bufferedLogDestination({ fd: openSync(dest, 'a'), chunkBytes: 64 * 1024, flushMs: 100, clock: systemClock })
+  // One line when a request ends, where Fastify logs it (no hook), as finapi's own log controller does.
+  class OneLine extends LogController {
+    override incomingRequest(): void {}
+    override requestCompleted(_error: Error | null | undefined, request: FastifyRequest, reply: FastifyReply): void {
+      request.log.info({ req: { method: request.method, url: request.url }, res: { statusCode: reply.statusCode }, responseTime: reply.elapsedTime }, 'request completed')
+    }
+  }
+  const app = Fastify({ loggerInstance: pino({ level: 'info' }, destination), logController: new OneLine() })
+  let n = 0
+  app.get('/*', (request, reply) => {
+    const body = bodies.get(request.url) ?? Buffer.from('{}')
+    void reply
+      .header('x-correlationid', `00000000-0000-4000-8000-${String(n++).padStart(12, '0')}`)
+      .header('content-type', 'application/json; charset=utf-8')
+      .send(body)
+  })
+  const address = await app.listen({ port: 0, host: '127.0.0.1' })
+  process.stdout.write(`PORT ${new URL(address).port}\n`)
 }
 
 // `receiver`: a webhook receiver answering every POST 200 `ok`. It counts requests and distinct notifications
