@@ -5,6 +5,7 @@
 // succeed. Its users pass a digest naming the use, never the credential itself, and decide how many uses it has.
 import { sql } from 'kysely'
 import type { Clock } from './clock.js'
+import { compiledWriteOnce } from './db/compiled.js'
 import type { Executor } from './db/database.js'
 
 export interface ReplayGuard {
@@ -17,27 +18,31 @@ export interface ReplayGuard {
   prune(): Promise<number>
 }
 
+// One statement on both databases: the insert, or (on the primary key's conflict) one more use of a live row, or the
+// takeover of an expired one. The SET expressions all read the row as it was. Every JWT call and signed write runs
+// it, so it is compiled once and only re-bound: building it each time cost about as much as running it. Its values,
+// in the order the SQL binds them: the key, 1, the expiry, the time three times, the uses allowed.
+const SPEND = compiledWriteOnce((db) =>
+  db
+    .insertInto('replay_guard')
+    .values({ key_hash: '', uses: 1, expires_at: '' })
+    .onConflict((oc) =>
+      oc
+        .column('key_hash')
+        .doUpdateSet({
+          uses: sql<number>`case when replay_guard.expires_at <= ${''} then 1 else replay_guard.uses + 1 end`,
+          expires_at: sql<string>`case when replay_guard.expires_at <= ${''} then excluded.expires_at else replay_guard.expires_at end`,
+        })
+        .where((eb) => eb.or([eb('replay_guard.expires_at', '<=', ''), eb('replay_guard.uses', '<', 0)])),
+    ),
+)
+
 export function createReplayGuard(deps: { db: Executor; clock: Clock }): ReplayGuard {
   const { db, clock } = deps
   return {
     async spend(key, until, uses = 1) {
       const now = clock.now().toISOString()
-      // One statement on both databases: the insert, or (on the primary key's conflict) one more use of a live row,
-      // or the takeover of an expired one. The SET expressions all read the row as it was.
-      const result = await db
-        .insertInto('replay_guard')
-        .values({ key_hash: key, uses: 1, expires_at: until.toISOString() })
-        .onConflict((oc) =>
-          oc
-            .column('key_hash')
-            .doUpdateSet({
-              uses: sql<number>`case when replay_guard.expires_at <= ${now} then 1 else replay_guard.uses + 1 end`,
-              expires_at: sql<string>`case when replay_guard.expires_at <= ${now} then excluded.expires_at else replay_guard.expires_at end`,
-            })
-            .where((eb) => eb.or([eb('replay_guard.expires_at', '<=', now), eb('replay_guard.uses', '<', uses)])),
-        )
-        .executeTakeFirst()
-      return (result.numInsertedOrUpdatedRows ?? 0n) > 0n
+      return (await SPEND(db, [key, 1, until.toISOString(), now, now, now, uses])) > 0n
     },
 
     async prune() {

@@ -4,20 +4,37 @@
 import type { Compilable, CompiledQuery } from 'kysely'
 import type { Executor } from './database.js'
 
-/**
- * A query compiled the first time a handle runs it. `build` gives the query with placeholder values; each run
- * passes the real values in the order the compiled SQL binds them (the order of the builder's calls).
- */
-export function compiledOnce<R>(build: (db: Executor) => Compilable<R>): (db: Executor, parameters: readonly unknown[]) => Promise<R[]> {
+/** The query `build` gives, compiled the first time each handle asks for it. */
+function compiledPerHandle<R>(build: (db: Executor) => Compilable<R>): (db: Executor) => CompiledQuery<R> {
   const compiled = new WeakMap<Executor, CompiledQuery<R>>()
-  return async (db, parameters) => {
+  return (db) => {
     let query = compiled.get(db)
     if (!query) {
       query = build(db).compile()
       compiled.set(db, query)
     }
-    const { rows } = await db.executeQuery<R>({ ...query, parameters })
+    return query
+  }
+}
+
+/**
+ * A query compiled the first time a handle runs it. `build` gives the query with placeholder values; each run
+ * passes the real values in the order the compiled SQL binds them (the order of the builder's calls).
+ */
+export function compiledOnce<R>(build: (db: Executor) => Compilable<R>): (db: Executor, parameters: readonly unknown[]) => Promise<R[]> {
+  const queryOf = compiledPerHandle(build)
+  return async (db, parameters) => {
+    const { rows } = await db.executeQuery<R>({ ...queryOf(db), parameters })
     return rows
+  }
+}
+
+/** As compiledOnce, for a write whose answer is how many rows it inserted, updated or deleted. */
+export function compiledWriteOnce(build: (db: Executor) => Compilable<unknown>): (db: Executor, parameters: readonly unknown[]) => Promise<bigint> {
+  const queryOf = compiledPerHandle(build)
+  return async (db, parameters) => {
+    const { numAffectedRows } = await db.executeQuery({ ...queryOf(db), parameters })
+    return numAffectedRows ?? 0n
   }
 }
 
