@@ -309,10 +309,10 @@ try {
     const cpu = `CPU µs/request ${median(runs.map((x) => x.rCpu)).toFixed(0)} / ${median(runs.map((x) => x.aCpu)).toFixed(0)}, ratio ${median(runs.map((x) => x.aCpu / x.rCpu)).toFixed(3)}; the main thread's ${median(runs.map((x) => x.rMain)).toFixed(0)} / ${median(runs.map((x) => x.aMain)).toFixed(0)}, ratio ${median(runs.map((x) => x.aMain / x.rMain)).toFixed(3)}`
     console.log(`${t.name.padEnd(25)} ${rps.toFixed(0).padStart(9)}  ${aps.toFixed(0).padStart(12)}  ${ratio.padStart(6)}  ${String(p50).padStart(13)}  ${String(p99).padStart(6)}  (${rawP99})  ${cpu}`)
     if (floor) {
-      const fs = runs.map((x) => x.f!)
+      const floors = runs.map((x) => x.f!)
       console.log(
-        `  bare Fastify ${median(fs.map((f) => f.rps)).toFixed(0)} req/s, p99 ${median(fs.map((f) => f.p99))} ms, ${median(runs.map((x) => x.f!.rps / x.r.rps)).toFixed(3)} of raw; finapi ${median(runs.map((x) => x.a.rps / x.f!.rps)).toFixed(3)} of it;` +
-          ` the main thread's CPU µs/request ${median(fs.map((f) => f.main)).toFixed(0)} (raw ${median(runs.map((x) => x.rMain)).toFixed(0)}, finapi ${median(runs.map((x) => x.aMain)).toFixed(0)})`,
+        `  bare Fastify ${median(floors.map((f) => f.rps)).toFixed(0)} req/s, p99 ${median(floors.map((f) => f.p99))} ms, ${median(runs.map((x) => x.f!.rps / x.r.rps)).toFixed(3)} of raw; finapi ${median(runs.map((x) => x.a.rps / x.f!.rps)).toFixed(3)} of it;` +
+          ` the main thread's CPU µs/request ${median(floors.map((f) => f.main)).toFixed(0)} (raw ${median(runs.map((x) => x.rMain)).toFixed(0)}, finapi ${median(runs.map((x) => x.aMain)).toFixed(0)})`,
       )
     }
   }

@@ -6,8 +6,6 @@
 import { openSync, readFileSync } from 'node:fs'
 import { createServer } from 'node:http'
 import type { FastifyReply, FastifyRequest } from 'fastify'
-import { systemClock } from '../src/platform/clock.js'
-import { bufferedLogDestination } from '../src/platform/log-destination.js'
 
 const mode = process.argv[2]
 
@@ -41,6 +39,9 @@ if (mode === 'raw') {
 if (mode === 'fastify') {
   const { default: Fastify, LogController } = await import('fastify')
   const { default: pino } = await import('pino')
+  // Loaded here, as Fastify and pino are: the raw server and the receiver need none of them.
+  const { systemClock } = await import('../src/platform/clock.js')
+  const { bufferedLogDestination } = await import('../src/platform/log-destination.js')
   const bodies = new Map(Object.entries(JSON.parse(process.env['RAW_BODIES'] ?? '{}') as Record<string, string>).map(([k, v]) => [k, Buffer.from(v)]))
   const dest = process.env['FLOOR_LOG']
   if (!dest) throw new Error('FLOOR_LOG: the file the bare Fastify server logs to')
